@@ -1,0 +1,51 @@
+//! `poker`: the contest kit's command line.
+
+mod camicia;
+mod eval;
+mod freecell;
+mod hand;
+mod shuffle;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// libpoker's contest kit: evaluate contestants, deal FreeCell and shuffled
+/// decks, score hands, simulate Camicia.
+#[derive(Parser)]
+#[command(name = "poker", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run contestants over the 10 fixed test decks (or --decks) and rank them.
+    Eval(eval::Args),
+    /// Print Microsoft FreeCell deals by number, or find a board's number.
+    Freecell(freecell::Args),
+    /// Shuffle and deal a 52-card deck, printed "Face of Suit".
+    Shuffle(shuffle::Args),
+    /// Name the category of a five-card poker hand.
+    Hand(hand::Args),
+    /// Simulate a Camicia (Beggar-My-Neighbour) game, or search for long ones.
+    Camicia(camicia::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Eval(args) => eval::run(args),
+        Command::Freecell(args) => freecell::run(args),
+        Command::Shuffle(args) => shuffle::run(args),
+        Command::Hand(args) => hand::run(args),
+        Command::Camicia(args) => camicia::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("poker: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Camicia (Beggar-My-Neighbour) simulation and search (seed 002).

@@ -1,0 +1,154 @@
+//! The contest's 24-card deck: parsing, uniform seeded shuffling, and where
+//! practice mode takes its deck from (`POKER_DECK`, `POKER_SEED`).
+
+use super::DECK_SIZE;
+use crate::cards::{Card, CardError, Rank, Suit, parse_cards};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+
+/// A full contest deck: the 24 cards 9..A of four suits in dealing order
+/// (index 0 is turned first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContestDeck([Card; DECK_SIZE]);
+
+impl ContestDeck {
+    /// The 24 cards in a fixed order (rank 9 first, then suits C, D, H, S).
+    pub fn ordered() -> ContestDeck {
+        let mut cards = [Card::new(Rank::NINE, Suit::Clubs); DECK_SIZE];
+        for (i, card) in cards.iter_mut().enumerate() {
+            *card = Card::new(Rank::new(9 + (i / 4) as u8).unwrap(), Suit::ALL[i % 4]);
+        }
+        ContestDeck(cards)
+    }
+
+    /// A uniformly shuffled deck, reproducible from `seed`: Fisher-Yates
+    /// (`rand`'s `SliceRandom::shuffle`) over [`ContestDeck::ordered`],
+    /// driven by ChaCha8 seeded with `seed_from_u64(seed)`.
+    pub fn shuffled(seed: u64) -> ContestDeck {
+        let mut deck = ContestDeck::ordered();
+        deck.0.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        deck
+    }
+
+    /// Parses 24 whitespace-separated tokens (`TS`, `10s`, `9h`, ...): every
+    /// card of the contest deck exactly once.
+    pub fn parse(text: &str) -> Result<ContestDeck, CardError> {
+        let cards = parse_cards(text)?;
+        if let Some(&card) = cards.iter().find(|c| c.rank < Rank::NINE) {
+            return Err(CardError::NotInDeck { card });
+        }
+        let found = cards.len();
+        cards
+            .try_into()
+            .map(ContestDeck)
+            .map_err(|_| CardError::WrongCount {
+                expected: DECK_SIZE,
+                found,
+            })
+    }
+
+    /// The cards in dealing order.
+    pub fn cards(&self) -> &[Card; DECK_SIZE] {
+        &self.0
+    }
+}
+
+impl fmt::Display for ContestDeck {
+    /// The deck as 24 space-separated tokens, ten as `T`; parses back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, card) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{card}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a practice game's deck came from, for the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeckSource {
+    /// Given as `POKER_DECK`.
+    Given,
+    /// Shuffled from this seed (from `POKER_SEED`, or drawn at random).
+    Seed(u64),
+}
+
+impl DeckSource {
+    /// Practice mode's deck, from the environment: `POKER_DECK` (24 tokens)
+    /// wins over `POKER_SEED` (a u64); with neither, a random seed is drawn so
+    /// the report can still name it. Errors are messages naming the variable.
+    pub fn from_env() -> Result<(ContestDeck, DeckSource), String> {
+        if let Some(text) = std::env::var_os("POKER_DECK") {
+            let text = text
+                .into_string()
+                .map_err(|_| "POKER_DECK is not valid UTF-8".to_string())?;
+            let deck = ContestDeck::parse(&text).map_err(|e| format!("POKER_DECK: {e}"))?;
+            return Ok((deck, DeckSource::Given));
+        }
+        let seed = match std::env::var_os("POKER_SEED") {
+            Some(text) => text
+                .to_str()
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "POKER_SEED: {:?} is not a whole number in 0..={}",
+                        text,
+                        u64::MAX
+                    )
+                })?,
+            None => rand::random(),
+        };
+        Ok((ContestDeck::shuffled(seed), DeckSource::Seed(seed)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordered_deck_holds_every_contest_card_once() {
+        let text = ContestDeck::ordered().to_string();
+        assert_eq!(ContestDeck::parse(&text), Ok(ContestDeck::ordered()));
+        assert!(text.starts_with("9C 9D 9H 9S TC"));
+    }
+
+    #[test]
+    fn shuffles_are_permutations_and_depend_on_the_seed() {
+        let a = ContestDeck::shuffled(1);
+        let mut sorted = a.0;
+        sorted.sort();
+        let mut ordered = ContestDeck::ordered().0;
+        ordered.sort();
+        assert_eq!(sorted, ordered);
+        assert_eq!(a, ContestDeck::shuffled(1));
+        assert_ne!(a, ContestDeck::shuffled(2));
+    }
+
+    #[test]
+    fn bad_decks_are_rejected() {
+        let full = ContestDeck::ordered().to_string();
+        let short = full.rsplit_once(' ').unwrap().0;
+        assert_eq!(
+            ContestDeck::parse(short),
+            Err(CardError::WrongCount {
+                expected: 24,
+                found: 23
+            })
+        );
+        let with_eight = short.to_string() + " 8S";
+        assert!(matches!(
+            ContestDeck::parse(&with_eight),
+            Err(CardError::NotInDeck { .. })
+        ));
+        let twice = short.to_string() + " 9C";
+        assert!(matches!(
+            ContestDeck::parse(&twice),
+            Err(CardError::Duplicate { .. })
+        ));
+    }
+}

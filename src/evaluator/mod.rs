@@ -1,0 +1,1 @@
+//! The reference evaluator: runs contestant programs over fixed decks.

@@ -1,0 +1,116 @@
+//! POKER.H: the contest's three functions, exactly as the contest gave them.
+
+use crate::contest::session::{self, Session, Step};
+use crate::protocol::Request;
+use std::io::Write;
+use std::os::raw::c_int;
+use std::sync::Mutex;
+
+static SESSION: Mutex<Session> = Mutex::new(Session::Fresh);
+
+/// Exit status of a contestant after a broken rule (message on stderr).
+pub const POKER_EXIT_VIOLATION: c_int = 3;
+/// Exit status when practice mode cannot make its deck: a malformed
+/// `POKER_DECK` (24 card tokens) or `POKER_SEED` (a u64).
+pub const POKER_EXIT_BAD_SETUP: c_int = 2;
+/// Exit status when the evaluator's channel fails (evaluation mode only).
+pub const POKER_EXIT_CHANNEL: c_int = 4;
+/// Exit status when libpoker itself fails (a bug: please report it).
+pub const POKER_EXIT_INTERNAL: c_int = 70;
+
+const _: () = assert!(
+    POKER_EXIT_VIOLATION == session::EXIT_VIOLATION
+        && POKER_EXIT_BAD_SETUP == session::EXIT_BAD_SETUP
+        && POKER_EXIT_CHANNEL == session::EXIT_CHANNEL
+);
+
+/// Runs one contest call under the session lock, then acts on the step
+/// with the lock released (so exiting never holds it).
+fn call(request: Request) -> Option<(i32, i32)> {
+    let step = super::guard(None, || {
+        let mut session = SESSION
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Some(session.handle(request))
+    });
+    match step {
+        Some(Step::Continue(code)) => code,
+        Some(Step::Exit {
+            code,
+            stdout,
+            stderr,
+        }) => finish(code, &stdout, &stderr),
+        None => finish(
+            POKER_EXIT_INTERNAL,
+            "",
+            "poker: internal error in libpoker\n",
+        ),
+    }
+}
+
+/// Flushes the host program's C stdio, writes our text, and exits.
+fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
+    // SAFETY: fflush(NULL) flushes every open C output stream.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
+    let _ = std::io::stdout().write_all(stdout.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
+    std::process::exit(code)
+}
+
+/// Starts the game. Call it once, before any other function of the module
+/// (contest text, POKER.H).
+///
+/// Practice mode (program run directly): the 24-card deck (9, 10, J, Q, K, A
+/// of four suits) is `POKER_DECK` if set (24 tokens such as `TS 9h AC ...`),
+/// else shuffled uniformly from `POKER_SEED` (a u64) if set, else from a
+/// fresh random seed that the final report names.
+/// Evaluation mode (started by `poker eval`): the evaluator holds the deck.
+///
+/// Errors end the program with a one-line message on stderr: called twice
+/// (exit status 3); a malformed `POKER_DECK` or `POKER_SEED` (exit status 2).
+#[unsafe(no_mangle)]
+pub extern "C" fn p_startgame() {
+    call(Request::StartGame);
+}
+
+/// Turns the next card and writes it through the two pointers.
+///
+/// `*value`: 1 = 9, 2 = 10, 3 = J, 4 = Q, 5 = K, 6 = A.
+/// `*color`: 1 = spades, 2 = hearts, 3 = diamonds, 4 = clubs.
+///
+/// Rules (contest text): must follow `p_startgame` or a `p_place`; calling it
+/// twice in a row, before `p_startgame`, or with a NULL pointer ends the
+/// program with a message on stderr naming the rule and the call number, and
+/// exit status 3.
+#[unsafe(no_mangle)]
+pub extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
+    if value.is_null() || color.is_null() {
+        call(Request::LookNull);
+        return;
+    }
+    if let Some((v, c)) = call(Request::Look) {
+        // SAFETY: both pointers were checked non-null; the caller promises
+        // they point to writable ints, as POKER.H requires.
+        unsafe {
+            *value = v;
+            *color = c;
+        }
+    }
+}
+
+/// Places the card just looked at in `column` (1..4).
+///
+/// At every moment the longest and the shortest column may differ by at most
+/// 1, so each block of 4 cards goes one to each column. A column outside
+/// 1..4, a placement that breaks the balance, or a `p_place` without a
+/// `p_look` before it ends the program with a message on stderr naming the
+/// rule and the call number, and exit status 3.
+///
+/// The 20th call stops the program (exit status 0): the library flushes the
+/// program's C stdio, then (in practice mode) prints the board, each column's
+/// hand and points, and a last line `total: N`.
+#[unsafe(no_mangle)]
+pub extern "C" fn p_place(column: c_int) {
+    call(Request::Place(column));
+}

@@ -1,0 +1,14 @@
+//! Every `extern "C"` export of libpoker, thin: check pointers and ranges,
+//! convert, call the safe Rust API, map errors to codes. No panic crosses
+//! the boundary: each body runs under [`std::panic::catch_unwind`].
+//!
+//! The header `include/poker.h` is generated from this module by cbindgen.
+
+pub mod contest;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Runs `body`, turning a panic into `fallback` so it never unwinds into C.
+pub(crate) fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}

@@ -1,0 +1,1 @@
+//! Microsoft FreeCell deals by number (seed 000); see `../shared/spec/freecell.md`.

@@ -1,0 +1,21 @@
+//! libpoker: a contest kit for card-game programming contests.
+//!
+//! - [`contest`]: the "Poker American" contest module (seed 001): deck, game,
+//!   rules and scoring; its C face is POKER.H's `p_startgame`, `p_look`,
+//!   `p_place` (see [`ffi`]).
+//! - [`evaluator`]: runs contestant programs over fixed decks and ranks them.
+//! - [`cards`], [`hand`]: cards, tokens and five-card hand categories.
+//! - [`freecell`]: Microsoft FreeCell deals by number.
+//! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
+//! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
+#![deny(missing_docs)]
+
+pub mod camicia;
+pub mod cards;
+pub mod contest;
+pub mod evaluator;
+pub mod ffi;
+pub mod freecell;
+pub mod hand;
+pub mod protocol;
+pub mod shuffle;
