@@ -59,6 +59,10 @@ void p_startgame(void);
  twice in a row, before `p_startgame`, or with a NULL pointer ends the
  program with a message on stderr naming the rule and the call number, and
  exit status 3.
+
+ # Safety
+ Each pointer must be NULL (a reported violation) or point to a writable
+ `int`.
  */
 void p_look(int *value, int *color);
 

@@ -94,7 +94,7 @@ fn violation(error: RuleError) -> Step {
 fn practice(game: &mut Game, source: DeckSource, request: Request) -> Step {
     let result = match request {
         Request::StartGame => game.start().map(|()| None),
-        Request::Look => game.look().map(|card| card_code(card)),
+        Request::Look => game.look().map(card_code),
         Request::LookNull => Err(game.look_with_null_pointer()),
         Request::Place(column) => match game.place(column) {
             Ok(Progress::Continue) => Ok(None),

@@ -83,8 +83,12 @@ pub extern "C" fn p_startgame() {
 /// twice in a row, before `p_startgame`, or with a NULL pointer ends the
 /// program with a message on stderr naming the rule and the call number, and
 /// exit status 3.
+///
+/// # Safety
+/// Each pointer must be NULL (a reported violation) or point to a writable
+/// `int`.
 #[unsafe(no_mangle)]
-pub extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
+pub unsafe extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
     if value.is_null() || color.is_null() {
         call(Request::LookNull);
         return;

@@ -1,0 +1,90 @@
+//! Helpers for integration tests that build and run real C programs against
+//! the freshly built libpoker.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The folder holding the fresh `libpoker.so`: the test executable's own
+/// folder (`target/<profile>/deps`), where cargo leaves the cdylib it just
+/// built (a copy one level up can be stale, cargo issue 8311).
+pub fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe.parent().expect("test executable folder").to_path_buf();
+    assert!(
+        dir.join("libpoker.so").exists(),
+        "libpoker.so not found in {}",
+        dir.display()
+    );
+    dir
+}
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder for this test binary's outputs.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles C `source` (text) into an executable named `name`, linked
+/// against libpoker with strict warnings; panics with the compiler's output
+/// on failure.
+pub fn compile_c(name: &str, source: &str) -> PathBuf {
+    let dir = scratch("c");
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).unwrap();
+    compile_c_file(name, &src, &["-std=c99"])
+}
+
+/// Compiles the C file `src` with extra `flags` into an executable `name`.
+pub fn compile_c_file(name: &str, src: &Path, flags: &[&str]) -> PathBuf {
+    let exe = scratch("c").join(name);
+    let lib = lib_dir();
+    let output = Command::new("cc")
+        .args(flags)
+        .args(["-Wall", "-Wextra", "-pedantic", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(src)
+        .arg(format!("-I{}", root().join("include").display()))
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lpoker")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .output()
+        .expect("run cc");
+    assert!(
+        output.status.success(),
+        "cc failed for {}:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+/// Runs `exe` in practice mode with the given environment (no evaluator
+/// channel), stdout and stderr captured through pipes.
+pub fn run(exe: &Path, env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(exe);
+    command
+        .env_remove("POKER_DECK")
+        .env_remove("POKER_SEED")
+        .env_remove("POKER_MANAGER_FD");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("run the C program")
+}
+
+/// Standard output as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
