@@ -23,6 +23,27 @@ pub const CHANNEL_ENV: &str = "POKER_MANAGER_FD";
 /// The longest line either side sends or accepts, newline included.
 pub const MAX_LINE: usize = 256;
 
+/// Writes all of `bytes` to the socket `fd`, retrying on interruption.
+/// `MSG_NOSIGNAL` turns a closed peer into an `EPIPE` error instead of a
+/// SIGPIPE that would kill the writer.
+pub fn send_all(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
+    let mut sent = 0;
+    while sent < bytes.len() {
+        let rest = &bytes[sent..];
+        // SAFETY: `rest` is a valid buffer of its length.
+        let n = unsafe { libc::send(fd, rest.as_ptr().cast(), rest.len(), libc::MSG_NOSIGNAL) };
+        if n < 0 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        sent += n as usize;
+    }
+    Ok(())
+}
+
 /// A request from the stub, one per contest call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Request {

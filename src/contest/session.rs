@@ -7,7 +7,7 @@
 //! mode is chosen at the first call of any contest function.
 
 use super::{DeckSource, Game, Progress, RuleError, card_code};
-use crate::protocol::{CHANNEL_ENV, MAX_LINE, Reply, Request};
+use crate::protocol::{CHANNEL_ENV, MAX_LINE, Reply, Request, send_all};
 use std::os::fd::RawFd;
 
 /// Exit status after a broken rule.
@@ -128,7 +128,7 @@ fn evaluated(fd: RawFd, request: Request) -> Step {
             format!("poker: lost the evaluator's channel ({what})\n"),
         )
     };
-    if let Err(e) = send_line(fd, request.encode().as_bytes()) {
+    if let Err(e) = send_all(fd, request.encode().as_bytes()) {
         return channel_error(&e.to_string());
     }
     let line = match receive_line(fd) {
@@ -144,25 +144,6 @@ fn evaluated(fd: RawFd, request: Request) -> Step {
         }
         _ => channel_error(&format!("unexpected reply {line:?}")),
     }
-}
-
-fn send_line(fd: RawFd, bytes: &[u8]) -> std::io::Result<()> {
-    let mut sent = 0;
-    while sent < bytes.len() {
-        let rest = &bytes[sent..];
-        // SAFETY: `rest` is a valid buffer; MSG_NOSIGNAL turns a closed peer
-        // into EPIPE instead of killing the contestant with SIGPIPE.
-        let n = unsafe { libc::send(fd, rest.as_ptr().cast(), rest.len(), libc::MSG_NOSIGNAL) };
-        if n < 0 {
-            let err = std::io::Error::last_os_error();
-            if err.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
-        }
-        sent += n as usize;
-    }
-    Ok(())
 }
 
 /// Reads one reply line. The manager answers each request with exactly one

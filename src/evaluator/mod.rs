@@ -1,1 +1,170 @@
-//! The reference evaluator: runs contestant programs over fixed decks.
+//! The reference evaluator: runs contestant programs over the contest's
+//! fixed test decks, scores every game itself, and ranks the contestants
+//! (seed 001, "Limits and evaluation").
+//!
+//! Each game runs the contestant as a separate process, in its own session,
+//! with the deck held here: the library linked into the contestant asks for
+//! each card over a private channel ([`crate::protocol`]), and [`manager`]
+//! applies the rules with the same [`crate::contest::Game`] as practice mode.
+//! Nothing the contestant prints or exits with changes its score.
+
+pub mod contestant;
+pub mod decks;
+pub mod manager;
+pub mod process;
+pub mod results;
+
+pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use results::{ContestantResult, GameResult, Status, rank, scale};
+
+use crate::contest::{ContestDeck, Game};
+use manager::Ending;
+use process::Exit;
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The contest's time limit per game.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// How long a contestant may take to exit by itself after its last message
+/// before it is killed (its result is already final by then).
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Plays one game of `program` on `deck` (numbered `number`, 1-based) under
+/// `time_limit`, and kills everything the program started once it is over.
+pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Duration) -> GameResult {
+    let start = Instant::now();
+    let mut result = GameResult {
+        deck: number,
+        score: 0,
+        status: Status::Error,
+        reason: None,
+        placements: 0,
+        seconds: 0.0,
+        best_possible: None,
+    };
+    let running = match process::spawn(program, &[]) {
+        Ok(running) => running,
+        Err(e) => {
+            result.reason = Some(format!("cannot start {}: {e}", program.display()));
+            return result;
+        }
+    };
+    let mut game = Game::new(*deck);
+    let pidfd = running.pidfd.as_ref().map(|fd| fd.as_raw_fd());
+    let ending = manager::serve(
+        running.channel.as_raw_fd(),
+        &mut game,
+        start + time_limit,
+        pidfd,
+    );
+    result.seconds = start.elapsed().as_secs_f64();
+    let grace = match ending {
+        Ending::TimedOut => Duration::ZERO,
+        _ => EXIT_GRACE,
+    };
+    let (exit, _stdout, _stderr) = running.finish(grace);
+    result.placements = game.placements();
+    let placed = result.placements;
+    let (status, reason) = match ending {
+        Ending::Finished(total) => {
+            result.score = total;
+            (Status::Ok, None)
+        }
+        Ending::Violation(error) => (Status::Violation, Some(error.to_string())),
+        Ending::Protocol(what) => (
+            Status::Violation,
+            Some(format!("protocol broken after {placed} placements: {what}")),
+        ),
+        Ending::TimedOut => (
+            Status::Timeout,
+            Some(format!(
+                "time limit of {} s exceeded after {placed} placements",
+                time_limit.as_secs_f64()
+            )),
+        ),
+        Ending::Failed(what) => (Status::Error, Some(what)),
+        Ending::Closed | Ending::Exited => match exit {
+            Exit::Signal(signal) => (
+                Status::Crash,
+                Some(format!(
+                    "killed by {} after {placed} placements",
+                    signal_name(signal)
+                )),
+            ),
+            Exit::Code(code) => (
+                Status::Incomplete,
+                Some(format!(
+                    "exited with status {code} after {placed} placements"
+                )),
+            ),
+            Exit::Killed => (
+                Status::Incomplete,
+                Some(format!("closed its channel after {placed} placements")),
+            ),
+        },
+    };
+    result.status = status;
+    result.reason = reason;
+    result
+}
+
+/// A signal's conventional name, e.g. `SIGSEGV (11)`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => "signal",
+    };
+    format!("{name} ({signal})")
+}
+
+/// Runs every contestant over every deck, one game at a time (so timing is
+/// fair), calling `on_game` after each game, and ranks the results.
+pub fn evaluate(
+    contestants: &[Contestant],
+    decks: &[ContestDeck],
+    time_limit: Duration,
+    mut on_game: impl FnMut(&Contestant, &GameResult),
+) -> std::io::Result<Vec<ContestantResult>> {
+    process::become_subreaper()?;
+    let mut results = Vec::new();
+    for contestant in contestants {
+        let mut tests = Vec::new();
+        for (i, deck) in decks.iter().enumerate() {
+            let game = match &contestant.program {
+                Ok(program) => play(program, deck, i + 1, time_limit),
+                Err(why) => GameResult {
+                    deck: i + 1,
+                    score: 0,
+                    status: Status::Error,
+                    reason: Some(why.clone()),
+                    placements: 0,
+                    seconds: 0.0,
+                    best_possible: None,
+                },
+            };
+            on_game(contestant, &game);
+            tests.push(game);
+        }
+        results.push(ContestantResult {
+            name: contestant.name.clone(),
+            path: contestant.source.display().to_string(),
+            total: tests.iter().map(|t| u32::from(t.score)).sum(),
+            scaled: 0,
+            tests,
+        });
+    }
+    rank(&mut results);
+    Ok(results)
+}

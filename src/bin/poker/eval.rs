@@ -1,12 +1,157 @@
-//! `poker eval` (not implemented yet).
+//! `poker eval`: contestants over the fixed test decks, scored and ranked.
 
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use poker::evaluator::{self, ContestantResult, Toolchain, decks};
+use serde_json::json;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
-/// Arguments of `poker eval`.
+/// Run contestants over the contest's 10 fixed test decks and rank them.
+///
+/// Each game runs the contestant as its own process; the deck stays in the
+/// evaluator, which hands out one card per p_look and checks every rule
+/// itself. A game scores 0 for a broken rule, a crash, a timeout or an exit
+/// before the 20th placement. The ranking gives the best total 10 points and
+/// the others proportionally, rounded (the contest's DFCC scaling).
+///
+/// The built-in decks are public: for a real contest, deal secret decks with
+/// `poker decks --count 10 > secret.txt` and pass `--decks secret.txt`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Contestants: executables linked against libpoker, or .c files to
+    /// compile against it first. Default: every c_examples/*.c.
+    #[arg(value_name = "CONTESTANT")]
+    contestants: Vec<PathBuf>,
+
+    /// Deck file to use instead of the 10 built-in decks: one deck a line,
+    /// 24 card tokens (e.g. `TS 9h AC ...`); blank lines and # comments ignored.
+    #[arg(long, value_name = "FILE")]
+    decks: Option<PathBuf>,
+
+    /// Time limit per game, in seconds (the contest's is 5).
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    time_limit: f64,
+
+    /// Print the results as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+
+    /// Folder holding libpoker.so, to compile .c contestants against.
+    /// Default: next to this program.
+    #[arg(long, value_name = "DIR")]
+    lib_dir: Option<PathBuf>,
+}
 
 /// Runs `poker eval`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("'poker eval' is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit <= 3600.0) {
+        bail!(
+            "--time-limit must be a number of seconds in (0, 3600], not {}",
+            args.time_limit
+        );
+    }
+    let time_limit = Duration::from_secs_f64(args.time_limit);
+    let decks = match &args.decks {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read deck file {}", path.display()))?;
+            decks::parse_deck_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => decks::builtin(),
+    };
+    let paths = if args.contestants.is_empty() {
+        example_contestants()?
+    } else {
+        args.contestants.clone()
+    };
+    let lib_dir = match args.lib_dir.clone().or_else(evaluator::default_lib_dir) {
+        Some(dir) => dir,
+        None => bail!(
+            "cannot find libpoker.so next to this program; build it (cargo build --release) or pass --lib-dir"
+        ),
+    };
+    let toolchain = Toolchain::new(lib_dir).context("cannot create a scratch folder")?;
+    let contestants: Vec<_> = paths.iter().map(|p| toolchain.prepare(p)).collect();
+
+    let bar = ProgressBar::new((contestants.len() * decks.len()) as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
+            .expect("valid progress template"),
+    );
+    let results = evaluator::evaluate(&contestants, &decks, time_limit, |contestant, game| {
+        bar.set_message(format!("{} deck {}", contestant.name, game.deck));
+        bar.inc(1);
+    })
+    .context("cannot set up the evaluator")?;
+    bar.finish_and_clear();
+    let _ = std::fs::remove_dir_all(&toolchain.work_dir);
+
+    if args.json {
+        println!("{}", json!({ "contestants": results }));
+    } else {
+        print_tables(&results);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every .c file in ./c_examples, or in the source tree's c_examples.
+fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
+    let local = Path::new("c_examples");
+    let dir = if local.is_dir() {
+        local.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("c_examples")
+    };
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("no contestants given and cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        bail!("no contestants given and no .c files in {}", dir.display());
+    }
+    Ok(found)
+}
+
+fn print_tables(results: &[ContestantResult]) {
+    for r in results {
+        println!("{} ({})", r.name, r.path);
+        println!("  deck  score  status      time    reason");
+        for t in &r.tests {
+            println!(
+                "  {:>4}  {:>5}  {:<10} {:>6.3}s  {}",
+                t.deck,
+                t.score,
+                t.status.as_str(),
+                t.seconds,
+                t.reason.as_deref().unwrap_or("")
+            );
+        }
+        println!("  total: {}\n", r.total);
+    }
+    let mut order: Vec<&ContestantResult> = results.iter().collect();
+    order.sort_by(|a, b| b.total.cmp(&a.total).then(a.name.cmp(&b.name)));
+    let width = order
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(10)
+        .max(10);
+    println!("ranking (the best total is worth 10 points)");
+    println!("  rank  {:<width$}  total  points", "contestant");
+    let mut rank = 0;
+    let mut previous = None;
+    for (i, r) in order.iter().enumerate() {
+        if previous != Some(r.total) {
+            rank = i + 1;
+            previous = Some(r.total);
+        }
+        println!(
+            "  {rank:>4}  {:<width$}  {:>5}  {:>6}",
+            r.name, r.total, r.scaled
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! `poker`: the contest kit's command line.
 
 mod camicia;
+mod decks;
 mod eval;
 mod freecell;
 mod hand;
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Run contestants over the 10 fixed test decks (or --decks) and rank them.
     Eval(eval::Args),
+    /// Deal contest decks into a deck file (e.g. secret decks for --decks).
+    Decks(decks::Args),
     /// Print Microsoft FreeCell deals by number, or find a board's number.
     Freecell(freecell::Args),
     /// Shuffle and deal a 52-card deck, printed "Face of Suit".
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
+        Command::Decks(args) => decks::run(args),
         Command::Freecell(args) => freecell::run(args),
         Command::Shuffle(args) => shuffle::run(args),
         Command::Hand(args) => hand::run(args),

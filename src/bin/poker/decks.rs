@@ -1,0 +1,31 @@
+//! `poker decks`: deal test decks into a deck file for `poker eval --decks`.
+
+use poker::evaluator::decks;
+use std::process::ExitCode;
+
+/// Deal contest decks (24 cards each) as a deck file on standard output.
+///
+/// Without --seed the decks are secret: a fresh random base seed is drawn
+/// (and written in the file's header comment, so the organiser can deal them
+/// again). `poker decks --seed 19940808` prints the 10 built-in decks.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Base seed: deck i is shuffled from seed + i.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
+
+    /// How many decks.
+    #[arg(long, value_name = "N", default_value_t = decks::BUILTIN_COUNT as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    count: u32,
+}
+
+/// Runs `poker decks`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(rand::random);
+    print!(
+        "{}",
+        decks::deck_file(seed, &decks::generate(seed, args.count as usize))
+    );
+    Ok(ExitCode::SUCCESS)
+}

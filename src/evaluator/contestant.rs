@@ -1,0 +1,127 @@
+//! Contestants: an executable, or a source file that the evaluator first
+//! compiles against libpoker (`.c` with `cc`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The header contestants include, embedded so compiling works from any
+/// folder.
+const HEADER: &str = include_str!("../../include/poker.h");
+
+/// A contestant ready to run, or why it cannot be.
+#[derive(Clone, Debug)]
+pub struct Contestant {
+    /// Display name: the file name without its extension.
+    pub name: String,
+    /// The path as given.
+    pub source: PathBuf,
+    /// The program to run, or the reason it cannot run.
+    pub program: Result<PathBuf, String>,
+}
+
+/// Where compiled contestants go and what they link against.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// Folder holding `libpoker.so`.
+    pub lib_dir: PathBuf,
+    /// Scratch folder for the header and compiled programs.
+    pub work_dir: PathBuf,
+}
+
+impl Toolchain {
+    /// A toolchain linking against `lib_dir`, compiling into a fresh folder
+    /// under the system's temporary directory.
+    pub fn new(lib_dir: PathBuf) -> std::io::Result<Toolchain> {
+        let work_dir = std::env::temp_dir().join(format!("poker-eval-{}", std::process::id()));
+        std::fs::create_dir_all(work_dir.join("include"))?;
+        std::fs::write(work_dir.join("include/poker.h"), HEADER)?;
+        Ok(Toolchain { lib_dir, work_dir })
+    }
+
+    /// Resolves one contestant path: compiles a `.c` file, accepts an
+    /// executable file as it is.
+    pub fn prepare(&self, path: &Path) -> Contestant {
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let program = match path.extension().and_then(|e| e.to_str()) {
+            _ if !path.exists() => Err(format!("{} does not exist", path.display())),
+            Some("c") => self.compile_c(path, &name),
+            _ => executable(path),
+        };
+        Contestant {
+            name,
+            source: path.to_path_buf(),
+            program,
+        }
+    }
+
+    fn compile_c(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
+        let output_path = self.work_dir.join(format!("{name}-{}", unique()));
+        let lib = &self.lib_dir;
+        let result = Command::new(std::env::var_os("CC").unwrap_or_else(|| "cc".into()))
+            .arg("-O2")
+            .arg("-o")
+            .arg(&output_path)
+            .arg(source)
+            .arg(format!("-I{}", self.work_dir.join("include").display()))
+            .arg(format!("-L{}", lib.display()))
+            .arg("-lpoker")
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
+            .arg("-lm")
+            .output()
+            .map_err(|e| format!("cannot run the C compiler `cc`: {e}"))?;
+        if !result.status.success() {
+            let errors = String::from_utf8_lossy(&result.stderr);
+            let first: Vec<&str> = errors.lines().take(5).collect();
+            return Err(format!(
+                "{} does not compile: {}",
+                source.display(),
+                first.join(" | ")
+            ));
+        }
+        Ok(output_path)
+    }
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn executable(path: &Path) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+        return Err(format!(
+            "{} is not an executable file (nor a .c source)",
+            path.display()
+        ));
+    }
+    // Run it by an explicit path, never through $PATH.
+    Ok(if path.is_absolute() || path.components().count() > 1 {
+        path.to_path_buf()
+    } else {
+        Path::new(".").join(path)
+    })
+}
+
+/// The folder with the freshest `libpoker.so` near the running executable:
+/// `<exe dir>` or `<exe dir>/deps` (cargo keeps the newest build there when
+/// testing), whichever holds the newer file.
+pub fn default_lib_dir() -> Option<PathBuf> {
+    let exe_dir = std::env::current_exe().ok()?.parent()?.to_path_buf();
+    [exe_dir.clone(), exe_dir.join("deps")]
+        .into_iter()
+        .filter_map(|dir| {
+            let modified = std::fs::metadata(dir.join("libpoker.so"))
+                .ok()?
+                .modified()
+                .ok()?;
+            Some((modified, dir))
+        })
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, dir)| dir)
+}

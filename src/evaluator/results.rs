@@ -1,0 +1,109 @@
+//! Results of games and contestants, and the contest's ranking ("DFCC"
+//! scaling: the best total is worth 10 tests, the others proportionally,
+//! rounded to the nearest integer).
+
+use serde::Serialize;
+
+/// How a game ended for the contestant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// 20 cards placed; scored.
+    Ok,
+    /// A broken rule or a protocol breach: 0.
+    Violation,
+    /// Over the time limit: 0.
+    Timeout,
+    /// Killed by a signal before the 20th placement: 0.
+    Crash,
+    /// Exited or closed its channel before the 20th placement: 0.
+    Incomplete,
+    /// The evaluator could not run it (not found, not executable, did not
+    /// compile): 0.
+    Error,
+}
+
+impl Status {
+    /// The status as written in reports: `ok`, `violation`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Violation => "violation",
+            Status::Timeout => "timeout",
+            Status::Crash => "crash",
+            Status::Incomplete => "incomplete",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// One game of one contestant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameResult {
+    /// The deck's number, 1-based.
+    pub deck: usize,
+    /// Points 0..=32 (0 unless `status` is ok).
+    pub score: u8,
+    /// How the game ended.
+    pub status: Status,
+    /// Why it scored 0 (absent when ok).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Cards placed, 0..=20.
+    pub placements: usize,
+    /// Wall-clock time of the game, in seconds.
+    pub seconds: f64,
+    /// The best total any placement could reach on this deck, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_possible: Option<u8>,
+}
+
+/// All games of one contestant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContestantResult {
+    /// The contestant's name (its file name without extension).
+    pub name: String,
+    /// Its program or source path as given.
+    pub path: String,
+    /// Sum of its game scores.
+    pub total: u32,
+    /// Its ranking points 0..=10 (see [`scale`]).
+    pub scaled: u32,
+    /// One entry per deck.
+    pub tests: Vec<GameResult>,
+}
+
+/// Ranking points: `round(10 * total / best)` with halves rounded up; all 0
+/// when the best total is 0. Contest example: best 180, so 120 -> 7, 60 -> 3.
+pub fn scale(total: u32, best: u32) -> u32 {
+    if best == 0 {
+        return 0;
+    }
+    let (total, best) = (u64::from(total), u64::from(best));
+    ((20 * total + best) / (2 * best)) as u32
+}
+
+/// Fills in every contestant's `scaled` from the best total.
+pub fn rank(results: &mut [ContestantResult]) {
+    let best = results.iter().map(|r| r.total).max().unwrap_or(0);
+    for r in results.iter_mut() {
+        r.scaled = scale(r.total, best);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaling_follows_the_contest_examples() {
+        // Contest text: best 180; 120 -> 6.666 -> 7; 60 -> 3.333 -> 3.
+        assert_eq!(scale(180, 180), 10);
+        assert_eq!(scale(120, 180), 7);
+        assert_eq!(scale(60, 180), 3);
+        assert_eq!(scale(0, 180), 0);
+        assert_eq!(scale(0, 0), 0);
+        // Halves round up: 10 * 9 / 20 = 4.5 -> 5.
+        assert_eq!(scale(9, 20), 5);
+    }
+}
