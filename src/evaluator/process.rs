@@ -40,11 +40,17 @@ fn os_error(what: &str) -> std::io::Error {
     std::io::Error::new(err.kind(), format!("{what}: {err}"))
 }
 
-/// Makes this process a child subreaper (once is enough).
+/// Makes this process a child subreaper (once is enough), and not
+/// dumpable, so that a contestant running as the same (non-root) user cannot
+/// read the evaluator's memory, environment or descriptors through /proc.
 pub fn become_subreaper() -> std::io::Result<()> {
     // SAFETY: prctl with integer arguments only.
     if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
         return Err(os_error("prctl(PR_SET_CHILD_SUBREAPER)"));
+    }
+    // SAFETY: as above.
+    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } != 0 {
+        return Err(os_error("prctl(PR_SET_DUMPABLE)"));
     }
     Ok(())
 }

@@ -1,0 +1,460 @@
+//! `poker eval` end to end: the example contestants over the built-in decks,
+//! and misbehaving contestants (tests/contestants/*.c), each scored 0 with
+//! the right reason while the evaluator neither hangs nor crashes.
+
+mod common;
+use poker::contest::{Board, ContestDeck};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Runs `poker eval --json` with `args`, returns the parsed JSON.
+fn eval(args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .arg("eval")
+        .arg("--json")
+        .arg("--lib-dir")
+        .arg(common::lib_dir())
+        .args(args)
+        .output()
+        .expect("run poker eval");
+    assert!(
+        output.status.success(),
+        "poker eval failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
+}
+
+/// A deck file holding the contest text's worked-example deck once.
+fn one_deck_file() -> PathBuf {
+    let path = common::scratch("eval").join("one_deck.txt");
+    std::fs::write(
+        &path,
+        "# the seed's worked example, row by row, then the 4 unused cards\n\
+         JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH\n",
+    )
+    .unwrap();
+    path
+}
+
+fn contestant(name: &str) -> String {
+    common::root()
+        .join("tests/contestants")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Evaluates one contestant on the one-deck file; returns its single test.
+fn single_game(path: &str, time_limit: &str) -> Value {
+    let deck = one_deck_file();
+    let json = eval(&[
+        "--decks",
+        deck.to_str().unwrap(),
+        "--time-limit",
+        time_limit,
+        path,
+    ]);
+    json["contestants"][0]["tests"][0].clone()
+}
+
+fn assert_zero(test: &Value, status: &str, reason_part: &str) {
+    assert_eq!(test["status"], status, "{test}");
+    assert_eq!(test["score"], 0, "{test}");
+    let reason = test["reason"].as_str().unwrap_or("");
+    assert!(
+        reason.contains(reason_part),
+        "reason {reason:?} lacks {reason_part:?}"
+    );
+}
+
+#[test]
+fn examples_score_what_the_scorer_gives_their_columns_on_the_builtin_decks() {
+    let json = eval(&[]);
+    let contestants = json["contestants"].as_array().unwrap();
+    let decks = poker::evaluator::decks::builtin();
+    let rr = contestants
+        .iter()
+        .find(|c| c["name"] == "roundrobin")
+        .unwrap();
+    let mut expected_total = 0;
+    for (i, deck) in decks.iter().enumerate() {
+        // Round robin puts card k in column k % 4: build that board here.
+        let cards = deck.cards();
+        let columns: [[_; 5]; 4] =
+            std::array::from_fn(|c| std::array::from_fn(|r| cards[r * 4 + c]));
+        let total = Board::from_columns(columns).score().unwrap().total;
+        expected_total += u64::from(total);
+        assert_eq!(rr["tests"][i]["score"], u64::from(total), "deck {}", i + 1);
+        assert_eq!(rr["tests"][i]["status"], "ok");
+    }
+    assert_eq!(rr["total"], expected_total);
+    // Every other example: the evaluator's score equals the practice-mode
+    // report's total for the same deck (the library scoring the columns the
+    // program built on its own).
+    for c in contestants {
+        let source = common::root().join(c["path"].as_str().unwrap());
+        let exe = common::compile_c_file(
+            &format!("practice_{}", c["name"].as_str().unwrap()),
+            &source,
+            &["-std=c99", "-O2", "-lm"],
+        );
+        for (i, deck) in decks.iter().enumerate() {
+            let output = common::run(&exe, &[("POKER_DECK", &deck.to_string())]);
+            let out = common::stdout(&output);
+            let total: u64 = out
+                .lines()
+                .last()
+                .and_then(|l| l.strip_prefix("total: "))
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("no total in {out}"));
+            assert_eq!(
+                c["tests"][i]["score"],
+                total,
+                "{} deck {}",
+                c["name"],
+                i + 1
+            );
+        }
+    }
+    // Ranking: the best total is worth 10.
+    let best = contestants
+        .iter()
+        .map(|c| c["total"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    for c in contestants {
+        let total = c["total"].as_u64().unwrap();
+        let expected = if best == 0 {
+            0
+        } else {
+            (20 * total + best) / (2 * best)
+        };
+        assert_eq!(c["scaled"], expected);
+    }
+}
+
+#[test]
+fn seed_example_deck_round_robin_scores_11() {
+    let test = single_game(
+        &common::root()
+            .join("c_examples/roundrobin.c")
+            .display()
+            .to_string(),
+        "5",
+    );
+    assert_eq!(test["status"], "ok");
+    assert_eq!(test["score"], 11);
+    assert_eq!(test["deck"], 1);
+}
+
+#[test]
+fn each_rule_violation_scores_zero_with_its_rule_and_call() {
+    let cases = [
+        (
+            "look_before_start.c",
+            "call 1 (p_look): p_startgame must be called once",
+        ),
+        (
+            "start_twice.c",
+            "call 2 (p_startgame): p_startgame may be called only once",
+        ),
+        ("look_twice.c", "call 3 (p_look): p_look called twice"),
+        (
+            "place_without_look.c",
+            "call 2 (p_place): p_place called without a p_look",
+        ),
+        ("bad_column.c", "call 3 (p_place): column 5 is outside 1..4"),
+        (
+            "unbalanced.c",
+            "call 9 (p_place): placing in column 1 makes",
+        ),
+        (
+            "null_pointer.c",
+            "call 2 (p_look): p_look was given a NULL pointer",
+        ),
+    ];
+    for (file, reason) in cases {
+        assert_zero(&single_game(&contestant(file), "5"), "violation", reason);
+    }
+}
+
+#[test]
+fn an_infinite_loop_times_out_and_is_killed() {
+    let start = Instant::now();
+    let test = single_game(&contestant("infinite_loop.c"), "0.5");
+    assert_zero(
+        &test,
+        "timeout",
+        "time limit of 0.5 s exceeded after 3 placements",
+    );
+    assert!(
+        start.elapsed().as_secs_f64() < 4.0,
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn a_segfault_is_a_crash_naming_the_signal() {
+    let test = single_game(&contestant("segfault.c"), "5");
+    assert_zero(&test, "crash", "killed by SIGSEGV (11) after 6 placements");
+}
+
+#[test]
+fn an_early_exit_with_a_fake_score_is_incomplete() {
+    let test = single_game(&contestant("early_exit.c"), "5");
+    assert_zero(
+        &test,
+        "incomplete",
+        "exited with status 0 after 5 placements",
+    );
+}
+
+#[test]
+fn printed_reports_and_exit_status_do_not_change_the_score() {
+    // Round robin on the seed example deck scores 11 (the contest text).
+    let test = single_game(&contestant("fake_score.c"), "5");
+    assert_eq!(test["status"], "ok", "{test}");
+    assert_eq!(test["score"], 11);
+}
+
+#[test]
+fn flooding_stdout_and_stderr_does_not_block_the_game() {
+    let test = single_game(&contestant("flood.c"), "10");
+    assert_eq!(test["status"], "ok", "{test}");
+    assert_eq!(test["score"], 11);
+}
+
+#[test]
+fn nonsense_and_out_of_turn_messages_are_violations() {
+    let test = single_game(&contestant("nonsense.c"), "5");
+    assert_zero(
+        &test,
+        "violation",
+        "unintelligible message \"GIVE ME ALL THE CARDS\"",
+    );
+    let test = single_game(&contestant("out_of_turn.c"), "5");
+    assert_zero(&test, "violation", "message out of turn");
+}
+
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat[stat.rfind(')').unwrap() + 2..].starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
+fn write_source(name: &str, source: &str) -> String {
+    let path = common::scratch("eval").join(name);
+    std::fs::write(&path, source).unwrap();
+    path.display().to_string()
+}
+
+/// A contestant whose grandchild escapes into a new session, records its
+/// pid in `pidfile`, holds every inherited descriptor and sleeps; the
+/// contestant then plays `placements` cards and exits.
+fn forking_source(pidfile: &Path, placements: u32) -> String {
+    format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "poker.h"
+int main(void) {{
+    int v, c, i;
+    pid_t child = fork();
+    if (child == 0) {{
+        if (fork() == 0) {{
+            FILE *f;
+            setsid();
+            f = fopen("{pidfile}", "w");
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+            for (;;) sleep(1);
+        }}
+        _exit(0);
+    }}
+    waitpid(child, 0, 0);
+    while (access("{pidfile}", F_OK) != 0) usleep(1000);
+    usleep(20000);
+    p_startgame();
+    for (i = 0; i < {placements}; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
+    return 0;
+}}
+"#,
+        pidfile = pidfile.display()
+    )
+}
+
+fn escaped_pid(pidfile: &Path) -> i32 {
+    std::fs::read_to_string(pidfile)
+        .expect("the grandchild wrote its pid")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_daemonised_grandchild_is_killed_and_an_early_exit_is_reported_at_once() {
+    let pidfile = common::scratch("eval").join("escaped_early.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let source = write_source("fork_early.c", &forking_source(&pidfile, 3));
+    let start = Instant::now();
+    let test = single_game(&source, "5");
+    // The grandchild still holds the channel and the pipes, yet the exit of
+    // the main process is seen at once, long before the 5 s limit.
+    assert!(
+        start.elapsed().as_secs_f64() < 3.0,
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_zero(
+        &test,
+        "incomplete",
+        "exited with status 0 after 3 placements",
+    );
+    let pid = escaped_pid(&pidfile);
+    assert!(!alive(pid), "grandchild {pid} survived the game");
+}
+
+#[test]
+fn a_finished_game_stays_scored_and_leaves_no_process_behind() {
+    let pidfile = common::scratch("eval").join("escaped_full.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let source = write_source("fork_full.c", &forking_source(&pidfile, 20));
+    let test = single_game(&source, "5");
+    assert_eq!(test["status"], "ok", "{test}");
+    assert_eq!(test["score"], 11);
+    let pid = escaped_pid(&pidfile);
+    assert!(!alive(pid), "grandchild {pid} survived the game");
+}
+
+#[test]
+fn a_snooping_contestant_finds_no_deck_in_its_environment_arguments_or_descriptors() {
+    let dump = common::scratch("eval").join("snoop.txt");
+    let _ = std::fs::remove_file(&dump);
+    let source = format!(
+        r#"#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "poker.h"
+extern char **environ;
+static void copy_file(FILE *out, const char *path) {{
+    char buf[4096]; size_t n; FILE *in = fopen(path, "r");
+    if (!in) return;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+    fclose(in);
+}}
+int main(int argc, char **argv) {{
+    FILE *out = fopen("{dump}", "w");
+    char **e; int i, v, c; DIR *d; struct dirent *ent;
+    for (i = 0; i < argc; i++) fprintf(out, "arg %s\n", argv[i]);
+    for (e = environ; *e; e++) fprintf(out, "env %s\n", *e);
+    fprintf(out, "cmdline "); copy_file(out, "/proc/self/cmdline"); fprintf(out, "\n");
+    fprintf(out, "environ "); copy_file(out, "/proc/self/environ"); fprintf(out, "\n");
+    d = opendir("/proc/self/fd");
+    while ((ent = readdir(d)) != NULL) {{
+        char buf[4096]; ssize_t n; int fd = atoi(ent->d_name);
+        if (ent->d_name[0] == '.' || fd == dirfd(d) || fd == fileno(out)) continue;
+        fprintf(out, "fd %d\n", fd);
+        if (fd <= 2) continue;
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        n = read(fd, buf, sizeof buf);
+        if (n > 0) {{ fprintf(out, "fd %d data ", fd); fwrite(buf, 1, (size_t)n, out); fprintf(out, "\n"); }}
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    }}
+    closedir(d);
+    fclose(out);
+    p_startgame();
+    for (i = 0; i < 20; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
+    return 0;
+}}
+"#,
+        dump = dump.display()
+    );
+    let test = single_game(&write_source("snoop.c", &source), "5");
+    // It still plays a normal game (the channel was not disturbed).
+    assert_eq!(test["status"], "ok", "{test}");
+    assert_eq!(test["score"], 11);
+    let found = std::fs::read_to_string(&dump).unwrap();
+    let deck = ContestDeck::parse(
+        "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
+    )
+    .unwrap();
+    for needle in [
+        deck.to_string().as_str(),
+        "JC TH 9H",
+        "POKER_DECK",
+        "POKER_SEED",
+        "one_deck",
+    ] {
+        assert!(
+            !found.contains(needle),
+            "the contestant found {needle:?}:\n{found}"
+        );
+    }
+    // Only stdin, stdout, stderr and the channel (fd 3) are open, and the
+    // channel holds nothing before a card is asked for.
+    let fds: Vec<&str> = found.lines().filter(|l| l.starts_with("fd ")).collect();
+    assert_eq!(fds, ["fd 0", "fd 1", "fd 2", "fd 3"], "{found}");
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let deck = one_deck_file();
+    let rr = common::root().join("c_examples/roundrobin.c");
+    let json = eval(&[
+        "--decks",
+        deck.to_str().unwrap(),
+        rr.to_str().unwrap(),
+        &contestant("bad_column.c"),
+    ]);
+    let list = json["contestants"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["name"], "roundrobin");
+    assert_eq!(list[0]["total"], 11);
+    assert_eq!(list[0]["scaled"], 10);
+    assert_eq!(list[1]["name"], "bad_column");
+    assert_eq!(list[1]["total"], 0);
+    assert_eq!(list[1]["scaled"], 0);
+    let t = &list[0]["tests"][0];
+    assert_eq!(
+        (t["deck"].clone(), t["score"].clone(), t["status"].clone()),
+        (1.into(), 11.into(), "ok".into())
+    );
+    assert!(t.get("reason").is_none());
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_poker"))
+            .arg("eval")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bad = common::scratch("eval").join("bad_decks.txt");
+    std::fs::write(&bad, "# fine\n9S TS JS\n").unwrap();
+    let out = run(&["--decks", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: expected 24 cards, found 3"));
+    let out = run(&["--time-limit", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time-limit"));
+    let out = run(&["--decks", "/nonexistent/decks.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    // A missing contestant is scored as an error, not a crash of the evaluator.
+    let deck = one_deck_file();
+    let json = eval(&["--decks", deck.to_str().unwrap(), "/nonexistent/prog"]);
+    assert_zero(
+        &json["contestants"][0]["tests"][0],
+        "error",
+        "does not exist",
+    );
+}
