@@ -4,7 +4,7 @@
 //! one step of consecutive seeds grows by a constant, so the common case is
 //! an add, a shift and a remainder by 52.
 
-use super::{CARDS, DealNumber, JUMP, MAX_DEAL, deal_seeded, draw, small_mod};
+use super::{CARDS, DealNumber, JUMP, MAX_DEAL, MIN_DEAL, deal_seeded, draw, small_mod};
 use crate::cards::Card;
 use rayon::prelude::*;
 
@@ -14,8 +14,7 @@ const BLOCK: u64 = 1 << 22;
 
 /// Every deal number in 1..=2^33-1 whose deal is `board` (its 52 cards in
 /// dealing order, as [`super::parse_board`] returns them), smallest first.
-/// A dealt board has one number in practice; any other board has
-/// none.
+/// A dealt board has one number in practice; any other board has none.
 pub fn find_deals(board: &[Card; CARDS]) -> Vec<DealNumber> {
     find_deals_with_progress(board, |_| {})
 }
@@ -27,21 +26,40 @@ pub fn find_deals_with_progress(
     board: &[Card; CARDS],
     progress: impl Fn(u64) + Sync,
 ) -> Vec<DealNumber> {
+    search(board, MIN_DEAL, MAX_DEAL, &progress)
+}
+
+/// [`find_deals`] over `first..=last` only (e.g. Microsoft's 1..=1000000).
+pub fn find_deals_between(
+    board: &[Card; CARDS],
+    first: DealNumber,
+    last: DealNumber,
+) -> Vec<DealNumber> {
+    search(board, first.get(), last.get(), &|_| {})
+}
+
+fn search(
+    board: &[Card; CARDS],
+    first: u64,
+    last: u64,
+    progress: &(impl Fn(u64) + Sync),
+) -> Vec<DealNumber> {
     let target = board.map(Card::index);
-    let blocks = (MAX_DEAL + 1) / BLOCK;
-    let mut found: Vec<DealNumber> = (0..blocks)
+    let mut found: Vec<DealNumber> = (first / BLOCK..=last / BLOCK)
         .into_par_iter()
         .flat_map_iter(|b| {
-            let start = (b * BLOCK).max(1);
-            let end = (b + 1) * BLOCK; // exclusive
-            let hits = if start < 1 << 31 {
+            let start = (b * BLOCK).max(first);
+            let end = ((b + 1) * BLOCK).min(last + 1); // exclusive
+            let hits = if start >= end {
+                Vec::new()
+            } else if start < 1 << 31 {
                 scan::<0>(start, end, &target)
             } else if start < 1 << 32 {
                 scan::<1>(start, end, &target)
             } else {
                 scan::<2>(start, end, &target)
             };
-            progress(end - start);
+            progress(end.saturating_sub(start));
             hits
         })
         .map(DealNumber)

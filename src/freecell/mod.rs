@@ -22,7 +22,7 @@ mod find;
 mod format;
 
 pub use board::{BoardError, parse_board};
-pub use find::{find_deals, find_deals_with_progress};
+pub use find::{find_deals, find_deals_between, find_deals_with_progress};
 pub use format::{Layout, Tens};
 
 use crate::cards::Card;
