@@ -224,6 +224,9 @@ void p_place(int column);
  Returns FREECELL_OK (0); FREECELL_ERR_NULL if `cards` is NULL;
  FREECELL_ERR_RANGE for a deal number outside 1..8589934591 (`cards` is
  then left untouched).
+
+ # Safety
+ `cards` is NULL or points to 52 writable bytes.
  */
 int freecell_deal(int64_t deal_number, unsigned char *cards);
 
@@ -246,6 +249,9 @@ int freecell_deal(int64_t deal_number, unsigned char *cards);
  cut short if this is >= `len`); FREECELL_ERR_RANGE for a deal number
  outside 1..8589934591; FREECELL_ERR_NULL for a NULL `buf` with `len` > 0;
  FREECELL_ERR_ARGUMENT for an unknown `format` or a negative `len`.
+
+ # Safety
+ `buf` is NULL or points to `len` writable bytes.
  */
 int freecell_format(int64_t deal_number, int format, char *buf, int len);
 
@@ -263,6 +269,9 @@ int freecell_format(int64_t deal_number, int format, char *buf, int len);
  A-2-3-4-5; aces do not wrap round otherwise); POKER_HAND_ERR_NULL if
  `cards` is NULL; POKER_HAND_ERR_CARD for an index above 51;
  POKER_HAND_ERR_DUPLICATE if a card repeats.
+
+ # Safety
+ `cards` is NULL or points to 5 readable bytes.
  */
 int poker_hand_category(const unsigned char *cards);
 
@@ -282,6 +291,9 @@ const char *poker_hand_name(int category);
  dealt, as a card index (see `poker_hand_category`).
 
  Returns 0, or POKER_HAND_ERR_NULL if `cards` is NULL.
+
+ # Safety
+ `cards` is NULL or points to 52 writable bytes.
  */
 int poker_shuffle(uint64_t seed, unsigned char *cards);
 

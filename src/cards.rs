@@ -330,7 +330,14 @@ mod tests {
     #[test]
     fn microsoft_indices_follow_seed_000() {
         // Seed 000: 0 = AC, 1 = AD, 2 = AH, 3 = AS, 4 = 2C, ..., 51 = KS.
-        for (index, token) in [(0, "AC"), (1, "AD"), (3, "AS"), (4, "2C"), (37, "TD"), (51, "KS")] {
+        for (index, token) in [
+            (0, "AC"),
+            (1, "AD"),
+            (3, "AS"),
+            (4, "2C"),
+            (37, "TD"),
+            (51, "KS"),
+        ] {
             let card: Card = token.parse().unwrap();
             assert_eq!(card.index(), index, "{token}");
             assert_eq!(Card::from_index(index), Some(card));

@@ -137,14 +137,7 @@ fn a_bad_token_is_named_with_its_line() {
 #[test]
 fn find_returns_the_deal_number_in_every_range() {
     for n in [
-        1i64,
-        617,
-        11982,
-        2147483647,
-        2147483648,
-        4294967295,
-        4294967296,
-        8589934591,
+        1i64, 617, 11982, 2147483647, 2147483648, 4294967295, 4294967296, 8589934591,
     ] {
         let first = DealNumber::new((n - 3_000_000).max(1)).unwrap();
         let last = DealNumber::new((n + 3_000_000).min(8589934591)).unwrap();

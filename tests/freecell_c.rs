@@ -10,7 +10,11 @@ fn build_c_program() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     // `cargo test` leaves the fresh libpoker.so next to the test binary
     // (target/<profile>/deps), see shared/notes/ffi-findings.md.
-    let lib_dir = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let lib_dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("freecell_deal_check");
     let compiler = cc::Build::new()
         .target(env!("POKER_BUILD_TARGET"))

@@ -40,7 +40,8 @@ fn rows() -> Vec<Row> {
 
 fn c_format(n: i64, format: i32) -> (i32, String) {
     let mut buf = [0 as c_char; FREECELL_TEXT_MAX as usize];
-    let code = freecell_format(n, format, buf.as_mut_ptr(), FREECELL_TEXT_MAX);
+    // SAFETY: the buffer holds FREECELL_TEXT_MAX bytes.
+    let code = unsafe { freecell_format(n, format, buf.as_mut_ptr(), FREECELL_TEXT_MAX) };
     // SAFETY: freecell_format NUL-terminates within the buffer.
     let text = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) };
     (code, text.to_str().unwrap().to_string())
@@ -79,7 +80,10 @@ fn every_accepted_vector_deals_bit_for_bit() {
 fn every_accepted_vector_deals_bit_for_bit_through_c() {
     for row in rows().iter().filter(|r| r.ok) {
         let mut cards = [0xFFu8; 52];
-        assert_eq!(freecell_deal(row.deal, cards.as_mut_ptr()), FREECELL_OK);
+        assert_eq!(
+            unsafe { freecell_deal(row.deal, cards.as_mut_ptr()) },
+            FREECELL_OK
+        );
         // Microsoft index: rank * 4 + suit, ranks A 2..9 T J Q K, suits C D H S.
         let tokens: Vec<String> = cards
             .iter()
@@ -107,7 +111,7 @@ fn every_rejected_vector_is_an_error() {
         assert!(row.deal.to_string().parse::<DealNumber>().is_err());
         let mut cards = [0xAAu8; 52];
         assert_eq!(
-            freecell_deal(row.deal, cards.as_mut_ptr()),
+            unsafe { freecell_deal(row.deal, cards.as_mut_ptr()) },
             FREECELL_ERR_RANGE
         );
         assert_eq!(cards, [0xAA; 52], "nothing written for deal {}", row.deal);
@@ -123,7 +127,7 @@ fn other_numbers_without_a_deal_are_errors() {
     for n in [i64::MIN, -(1 << 33), 1 << 34, i64::MAX, (1 << 33) + 12345] {
         assert!(DealNumber::new(n).is_err(), "{n}");
         assert_eq!(
-            freecell_deal(n, [0u8; 52].as_mut_ptr()),
+            unsafe { freecell_deal(n, [0u8; 52].as_mut_ptr()) },
             FREECELL_ERR_RANGE
         );
     }
@@ -176,18 +180,21 @@ fn tens_can_be_written_10() {
 
 #[test]
 fn c_functions_reject_null_and_bad_arguments() {
-    assert_eq!(freecell_deal(1, std::ptr::null_mut()), FREECELL_ERR_NULL);
+    assert_eq!(
+        unsafe { freecell_deal(1, std::ptr::null_mut()) },
+        FREECELL_ERR_NULL
+    );
     let mut buf = [0 as c_char; 8];
     assert_eq!(
-        freecell_format(1, FREECELL_LAYOUT_COLUMNS, std::ptr::null_mut(), 8),
+        unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, std::ptr::null_mut(), 8) },
         FREECELL_ERR_NULL
     );
     assert_eq!(
-        freecell_format(1, 3, buf.as_mut_ptr(), 8),
+        unsafe { freecell_format(1, 3, buf.as_mut_ptr(), 8) },
         FREECELL_ERR_ARGUMENT
     );
     assert_eq!(
-        freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), -1),
+        unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), -1) },
         FREECELL_ERR_ARGUMENT
     );
 }
@@ -196,13 +203,13 @@ fn c_functions_reject_null_and_bad_arguments() {
 fn c_format_truncates_like_snprintf() {
     // Deal 1 in columns: 4 lines of 7 cards and 4 of 6, "XX " each, so
     // 28 * 3 + 24 * 3 = 156 bytes.
-    let needed = freecell_format(1, FREECELL_LAYOUT_COLUMNS, std::ptr::null_mut(), 0);
+    let needed = unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, std::ptr::null_mut(), 0) };
     assert_eq!(needed, 156);
     let mut buf = [b'?' as c_char; 8];
-    let n = freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), 6);
+    let n = unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), 6) };
     assert_eq!(n, 156);
     let bytes: Vec<u8> = buf.iter().map(|&c| c as u8).collect();
     assert_eq!(&bytes, b"JD KD\0??");
-    let n = freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), 1);
+    let n = unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), 1) };
     assert_eq!((n, buf[0]), (156, 0));
 }

@@ -5,8 +5,8 @@
 use poker::cards::{Card, standard_deck};
 use poker::ffi::hand::{
     POKER_HAND_ERR_CARD, POKER_HAND_ERR_DUPLICATE, POKER_HAND_ERR_NULL, POKER_HAND_FLUSH,
-    POKER_HAND_FULL_HOUSE, POKER_HAND_HIGH_CARD, POKER_HAND_STRAIGHT,
-    POKER_HAND_STRAIGHT_FLUSH, poker_hand_category,
+    POKER_HAND_FULL_HOUSE, POKER_HAND_HIGH_CARD, POKER_HAND_STRAIGHT, POKER_HAND_STRAIGHT_FLUSH,
+    poker_hand_category,
 };
 use poker::hand::{Category, categorize, parse_hand};
 use std::process::Command;
@@ -57,8 +57,8 @@ fn counts_over_all_five_card_hands_match_the_textbook() {
                 hand[2] = deck[c];
                 for d in c + 1..52 {
                     hand[3] = deck[d];
-                    for e in d + 1..52 {
-                        hand[4] = deck[e];
+                    for &card in &deck[d + 1..] {
+                        hand[4] = card;
                         counts[categorize(&hand) as usize] += 1;
                     }
                 }
@@ -88,7 +88,7 @@ fn indices(text: &str) -> [u8; 5] {
 
 #[test]
 fn the_c_function_names_categories_and_rejects_bad_hands() {
-    let call = |cards: [u8; 5]| poker_hand_category(cards.as_ptr());
+    let call = |cards: [u8; 5]| unsafe { poker_hand_category(cards.as_ptr()) };
     assert_eq!(call(indices("AS KS QS JS TS")), POKER_HAND_STRAIGHT_FLUSH);
     assert_eq!(call(indices("KH KD KC 3S 3H")), POKER_HAND_FULL_HOUSE);
     assert_eq!(call(indices("AH JH 8H 4H 2H")), POKER_HAND_FLUSH);
@@ -98,7 +98,10 @@ fn the_c_function_names_categories_and_rejects_bad_hands() {
     assert_eq!(call([0, 4, 8, 12, 16]), POKER_HAND_STRAIGHT_FLUSH);
     assert_eq!(call([0, 4, 8, 12, 52]), POKER_HAND_ERR_CARD);
     assert_eq!(call([0, 4, 8, 12, 4]), POKER_HAND_ERR_DUPLICATE);
-    assert_eq!(poker_hand_category(std::ptr::null()), POKER_HAND_ERR_NULL);
+    assert_eq!(
+        unsafe { poker_hand_category(std::ptr::null()) },
+        POKER_HAND_ERR_NULL
+    );
 }
 
 fn poker(args: &[&str]) -> (bool, String, String) {
@@ -128,7 +131,10 @@ fn the_command_names_a_hand() {
 fn the_command_explains_bad_hands() {
     for (args, needle) in [
         (vec!["hand", "AS KS QS JS"], "expected 5 cards, found 4"),
-        (vec!["hand", "AS KS QS JS TS 9S"], "expected 5 cards, found 6"),
+        (
+            vec!["hand", "AS KS QS JS TS 9S"],
+            "expected 5 cards, found 6",
+        ),
         (vec!["hand", "AS KS QS JS AS"], "AS appears more than once"),
         (vec!["hand", "AS KS QS JS 1S"], "'1S' is not a card"),
     ] {

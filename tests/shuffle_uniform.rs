@@ -47,7 +47,9 @@ const SHUFFLES: u32 = 104_000; // 2000 expected per cell
 #[test]
 fn every_card_lands_in_every_position_about_equally_often() {
     let chi2 = chi_square(SHUFFLES, |i| {
-        ShuffledDeck::new(0x5EED_0000 + u64::from(i)).cards().to_vec()
+        ShuffledDeck::new(0x5EED_0000 + u64::from(i))
+            .cards()
+            .to_vec()
     });
     eprintln!("fair shuffle: chi-square {chi2:.1} (2601 degrees of freedom)");
     assert!(chi2 < BOUND, "chi-square {chi2:.1} >= {BOUND}");
@@ -83,14 +85,17 @@ fn any_slice_shuffles_the_same_way() {
 #[test]
 fn the_c_function_writes_the_same_deck() {
     let mut cards = [0u8; 52];
-    assert_eq!(poker_shuffle(7, cards.as_mut_ptr()), 0);
+    assert_eq!(unsafe { poker_shuffle(7, cards.as_mut_ptr()) }, 0);
     let expected: Vec<u8> = ShuffledDeck::new(7)
         .cards()
         .iter()
         .map(|c| c.index())
         .collect();
     assert_eq!(cards.to_vec(), expected);
-    assert_eq!(poker_shuffle(7, std::ptr::null_mut()), POKER_HAND_ERR_NULL);
+    assert_eq!(
+        unsafe { poker_shuffle(7, std::ptr::null_mut()) },
+        POKER_HAND_ERR_NULL
+    );
 }
 
 #[test]

@@ -35,7 +35,8 @@ pub const FREECELL_TEN_AS_10: c_int = 8;
 pub const FREECELL_TEXT_MAX: c_int = 256;
 
 const _: () = assert!(
-    FREECELL_MIN_DEAL as u64 == freecell::MIN_DEAL && FREECELL_MAX_DEAL as u64 == freecell::MAX_DEAL
+    FREECELL_MIN_DEAL as u64 == freecell::MIN_DEAL
+        && FREECELL_MAX_DEAL as u64 == freecell::MAX_DEAL
 );
 
 fn deal_number(n: i64) -> Result<DealNumber, c_int> {
@@ -59,8 +60,11 @@ fn deal_number(n: i64) -> Result<DealNumber, c_int> {
 /// Returns FREECELL_OK (0); FREECELL_ERR_NULL if `cards` is NULL;
 /// FREECELL_ERR_RANGE for a deal number outside 1..8589934591 (`cards` is
 /// then left untouched).
+///
+/// # Safety
+/// `cards` is NULL or points to 52 writable bytes.
 #[unsafe(no_mangle)]
-pub extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) -> c_int {
+pub unsafe extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) -> c_int {
     super::guard(FREECELL_ERR_INTERNAL, || {
         if cards.is_null() {
             return FREECELL_ERR_NULL;
@@ -95,8 +99,11 @@ pub extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) -> c_int 
 /// cut short if this is >= `len`); FREECELL_ERR_RANGE for a deal number
 /// outside 1..8589934591; FREECELL_ERR_NULL for a NULL `buf` with `len` > 0;
 /// FREECELL_ERR_ARGUMENT for an unknown `format` or a negative `len`.
+///
+/// # Safety
+/// `buf` is NULL or points to `len` writable bytes.
 #[unsafe(no_mangle)]
-pub extern "C" fn freecell_format(
+pub unsafe extern "C" fn freecell_format(
     deal_number: i64,
     format: c_int,
     buf: *mut c_char,

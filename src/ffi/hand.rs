@@ -72,8 +72,11 @@ const NAMES: [&std::ffi::CStr; 9] = [
 /// A-2-3-4-5; aces do not wrap round otherwise); POKER_HAND_ERR_NULL if
 /// `cards` is NULL; POKER_HAND_ERR_CARD for an index above 51;
 /// POKER_HAND_ERR_DUPLICATE if a card repeats.
+///
+/// # Safety
+/// `cards` is NULL or points to 5 readable bytes.
 #[unsafe(no_mangle)]
-pub extern "C" fn poker_hand_category(cards: *const c_uchar) -> c_int {
+pub unsafe extern "C" fn poker_hand_category(cards: *const c_uchar) -> c_int {
     super::guard(POKER_HAND_ERR_INTERNAL, || {
         if cards.is_null() {
             return POKER_HAND_ERR_NULL;
@@ -113,8 +116,11 @@ pub extern "C" fn poker_hand_name(category: c_int) -> *const c_char {
 /// dealt, as a card index (see `poker_hand_category`).
 ///
 /// Returns 0, or POKER_HAND_ERR_NULL if `cards` is NULL.
+///
+/// # Safety
+/// `cards` is NULL or points to 52 writable bytes.
 #[unsafe(no_mangle)]
-pub extern "C" fn poker_shuffle(seed: u64, cards: *mut c_uchar) -> c_int {
+pub unsafe extern "C" fn poker_shuffle(seed: u64, cards: *mut c_uchar) -> c_int {
     super::guard(POKER_HAND_ERR_INTERNAL, || {
         if cards.is_null() {
             return POKER_HAND_ERR_NULL;

@@ -81,7 +81,10 @@ fn scan<const RANGE: u8>(start: u64, end: u64, target: &[u8; CARDS]) -> Vec<u64>
         // Card 1 is the draw mod 52 itself: the deck starts in index order.
         if draw::<RANGE>(state1) % 52 == first {
             let seed = seed0.wrapping_add(i);
-            let j = small_mod(draw::<RANGE>(mul2.wrapping_mul(seed).wrapping_add(add2)), 51);
+            let j = small_mod(
+                draw::<RANGE>(mul2.wrapping_mul(seed).wrapping_add(add2)),
+                51,
+            );
             // Card 1's place now holds the deck's last card, index 51.
             let card = if j == first as usize { 51 } else { j };
             if card == second && deal_seeded::<RANGE>(seed) == *target {

@@ -239,17 +239,36 @@ fn draw<const RANGE: u8>(s: u32) -> u32 {
 
 #[inline(always)]
 fn deal_seeded<const RANGE: u8>(seed: u32) -> [u8; CARDS] {
-    let mut deck: [u8; CARDS] = std::array::from_fn(|i| i as u8);
+    // First every pick (independent of each other, so they overlap), then
+    // the swap-with-last walk through the deck.
+    let mut picks = [0u8; CARDS];
+    for (k, pick) in picks.iter_mut().enumerate() {
+        let (mul, add) = JUMP[k];
+        let state = mul.wrapping_mul(seed).wrapping_add(add);
+        *pick = small_mod(draw::<RANGE>(state), CARDS - k) as u8;
+    }
+    // 256 entries so that a u8 index needs no bounds check; 52 are used.
+    let mut deck = DECK_START;
     let mut dealt = [0u8; CARDS];
     for k in 0..CARDS {
-        let (mul, add) = JUMP[k];
-        let left = CARDS - k;
-        let j = small_mod(draw::<RANGE>(mul.wrapping_mul(seed).wrapping_add(add)), left);
+        let j = usize::from(picks[k]);
+        let last = CARDS - 1 - k;
         dealt[k] = deck[j];
-        deck[j] = deck[left - 1];
+        deck[j] = deck[last];
     }
     dealt
 }
+
+/// The deck before dealing: card `i` at place `i` (0 = AC .. 51 = KS).
+const DECK_START: [u8; 256] = {
+    let mut deck = [0u8; 256];
+    let mut i = 0;
+    while i < CARDS {
+        deck[i] = i as u8;
+        i += 1;
+    }
+    deck
+};
 
 /// The 52 cards of deal `n` in dealing order, as Microsoft card indices
 /// (see [`Card::index`]: `rank * 4 + suit`, 0 = AC, 51 = KS). The fast path

@@ -76,7 +76,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Layout::Columns
     };
-    let tens = if args.tens == "10" { Tens::Ten } else { Tens::T };
+    let tens = if args.tens == "10" {
+        Tens::Ten
+    } else {
+        Tens::T
+    };
     let several = numbers.len() > 1 || numbers.iter().any(|(a, b)| a != b);
     match print_deals(&numbers, layout, tens, args.json, several) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
@@ -89,7 +93,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `N`, `A..B` or `A..=B` (both inclusive) as the first and last deal.
 fn parse_span(arg: &str) -> anyhow::Result<(u64, u64)> {
     let number = |text: &str| -> anyhow::Result<u64> {
-        Ok(text.parse::<DealNumber>().map_err(anyhow::Error::new)?.get())
+        Ok(text
+            .parse::<DealNumber>()
+            .map_err(anyhow::Error::new)?
+            .get())
     };
     match arg.split_once("..") {
         None => {
