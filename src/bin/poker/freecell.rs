@@ -39,7 +39,7 @@ pub struct Args {
     order: bool,
 
     /// How to write a ten: `T` (TS) or `10` (10S).
-    #[arg(long, value_name = "T|10", default_value = "T", value_parser = ["T", "t", "10"])]
+    #[arg(long, value_name = "T|10", default_value = "T", value_parser = ["T", "10"], ignore_case = true)]
     tens: String,
 
     /// Print JSON: one object per deal and line, with the deal's number, range,
