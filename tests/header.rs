@@ -75,12 +75,22 @@ fn a_cpp_program_links_and_plays_a_game() {
     let exe = dir.join("contestant_cpp");
     let lib = common::lib_dir();
     let status = Command::new("c++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "-o"])
+        .args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-o",
+        ])
         .arg(&exe)
         .arg(&src)
         .arg(format!("-I{}", common::root().join("include").display()))
         .arg(format!("-L{}", lib.display()))
         .arg("-lpoker")
+        // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
+        // points at target/<profile>, where a stale libpoker.so may lie.
+        .arg("-Wl,--disable-new-dtags")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .status()
         .unwrap();

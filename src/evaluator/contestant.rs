@@ -68,6 +68,9 @@ impl Toolchain {
             .arg(format!("-I{}", self.work_dir.join("include").display()))
             .arg(format!("-L{}", lib.display()))
             .arg("-lpoker")
+            // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
+            // points at target/<profile>, where a stale libpoker.so may lie.
+            .arg("-Wl,--disable-new-dtags")
             .arg(format!("-Wl,-rpath,{}", lib.display()))
             .arg("-lm")
             .output()

@@ -32,7 +32,9 @@ pub const OUTPUT_CAP: usize = 16 * 1024;
 static ACTIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
 fn active() -> MutexGuard<'static, Option<HashSet<i32>>> {
-    ACTIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    ACTIVE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A running contestant.
@@ -238,7 +240,8 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
     let me = std::process::id() as i32;
     for _ in 0..200 {
         let registry = active();
-        let other_game = |pid: i32| pid != root && registry.as_ref().is_some_and(|s| s.contains(&pid));
+        let other_game =
+            |pid: i32| pid != root && registry.as_ref().is_some_and(|s| s.contains(&pid));
         // SAFETY: kill with a negative pid signals the process group.
         unsafe { libc::kill(-root, libc::SIGKILL) };
         let table = process_table();

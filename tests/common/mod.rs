@@ -53,6 +53,9 @@ pub fn compile_c_file(name: &str, src: &Path, flags: &[&str]) -> PathBuf {
         .arg(format!("-I{}", root().join("include").display()))
         .arg(format!("-L{}", lib.display()))
         .arg("-lpoker")
+        // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
+        // points at target/<profile>, where a stale libpoker.so may lie.
+        .arg("-Wl,--disable-new-dtags")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .output()
         .expect("run cc");

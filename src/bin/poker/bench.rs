@@ -61,7 +61,10 @@ fn stats(values: &[f64]) -> (f64, f64, f64) {
 /// Runs `poker bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit <= 3600.0) {
-        bail!("--time-limit must be a number of seconds in (0, 3600], not {}", args.time_limit);
+        bail!(
+            "--time-limit must be a number of seconds in (0, 3600], not {}",
+            args.time_limit
+        );
     }
     let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
     if jobs == 0 {
@@ -115,13 +118,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         );
     } else {
-        println!("contestant: {} ({})", contestant.name, args.contestant.display());
+        println!(
+            "contestant: {} ({})",
+            contestant.name,
+            args.contestant.display()
+        );
         println!(
             "games:      {} (decks ContestDeck::shuffled({} + i), {jobs} at a time, {wall:.1} s)",
             args.games, args.seed
         );
-        println!("score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}, min {min}, max {max}");
-        println!("time:       {:.2} ms per game (spawn to 20th placement)", mean_time * 1000.0);
+        println!(
+            "score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}, min {min}, max {max}"
+        );
+        println!(
+            "time:       {:.2} ms per game (spawn to 20th placement)",
+            mean_time * 1000.0
+        );
         println!("failed:     {} games", failed.len());
         for r in failed.iter().take(5) {
             println!(
