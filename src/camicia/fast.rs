@@ -1,100 +1,100 @@
 //! The fast simulator.
 //!
-//! Number cards are all alike, so a deck is stored run-length encoded: a ring
-//! of runs "`z` number cards, then a payment card of penalty `p`" (packed as
-//! `z << 3 | p` in a `u64`) plus the count of number cards after its last
-//! payment card. A round then costs a few steps per *payment card* instead
-//! of one per card: with both players' distances to their next payment card
-//! known, the alternation and each payment resolve in O(1).
+//! Number cards are all alike, so a deck is stored run-length encoded as a
+//! list of runs "`z` number cards, then a payment card of penalty `p`",
+//! packed as `z << 3 | p` in a `u64`. The deck always ends with one run of
+//! penalty 0: the number cards after its last payment card (the *tail*;
+//! `0` when the deck is empty). A round then costs a few steps per *payment
+//! card* instead of one per card: with both players' distances to their next
+//! payment card known, the alternation and each payment resolve in O(1),
+//! mostly without branches, and the pile goes under the winner's deck as a
+//! fixed-size copy of its runs.
 //!
 //! The encoding is canonical, so two round-start states are equal exactly
-//! when their runs, tails and turn are equal. Loops are found with Brent's
-//! cycle detection on round-start states: one saved state, a few integer
-//! compares per round, no hashing and no allocation. When a cycle of length
-//! λ shows up, the game is replayed twice, λ rounds apart, until the two
-//! states meet: that is the first round start that repeats an earlier one,
-//! and its cards and tricks are reported, exactly as the rules count them.
+//! when their runs and turn are equal. Loops are found with Brent's cycle
+//! detection on round-start states: one saved state, a few integer compares
+//! per round, no hashing and no allocation. When a cycle of length λ shows
+//! up, the game is replayed twice, λ rounds apart, until the two states
+//! meet: that is the first round start that repeats an earlier one, and its
+//! cards and tricks are reported, exactly as the rules count them.
 
 use super::{Outcome, Status};
 
-/// Bits of a run entry that hold the penalty (the rest hold the zeros).
+/// Bits of a run that hold the penalty (the rest hold the zeros).
 const PEN_BITS: u32 = 3;
 const PEN_MASK: u64 = (1 << PEN_BITS) - 1;
+/// Runs copied at once when a pile goes under a deck: a 52-card deal has at
+/// most 16 payment cards, so one fixed-size (branch-free) copy does it.
+const COPY: usize = 16;
 
-/// One player's deck: a ring of runs plus the number cards after the last
-/// payment card.
+/// One player's deck: runs `buf[head..=last]`, the last of penalty 0.
 #[derive(Clone, Debug, Default)]
 struct Deck {
-    runs: Vec<u64>,
-    mask: usize,
+    buf: Vec<u64>,
     head: usize,
-    len: usize,
-    tail: u64,
-    cards: u64,
+    last: usize,
 }
 
 impl Deck {
-    fn reset(&mut self, capacity: usize) {
-        if self.runs.len() < capacity {
-            self.runs = vec![0; capacity];
+    fn load(&mut self, cards: &[u8], capacity: usize) {
+        if self.buf.len() < capacity {
+            self.buf = vec![0; capacity];
         }
-        self.mask = self.runs.len() - 1;
+        // Branch-free: every card writes its run so far; a payment card
+        // closes it.
+        let mut at = 0;
+        let mut zeros = 0u64;
+        for &p in cards {
+            let p = u64::from(p);
+            self.buf[at] = (zeros << PEN_BITS) | p;
+            let paid = usize::from(p != 0);
+            at += paid;
+            zeros = (zeros + 1) * (1 - paid as u64);
+        }
+        self.buf[at] = zeros << PEN_BITS;
         self.head = 0;
-        self.len = 0;
-        self.tail = 0;
-        self.cards = 0;
+        self.last = at;
     }
 
     #[inline(always)]
-    fn push_run(&mut self, run: u64) {
-        let at = (self.head + self.len) & self.mask;
-        self.runs[at] = run;
-        self.len += 1;
+    fn front(&self) -> u64 {
+        self.buf[self.head]
     }
 
-    /// Appends the pile (runs, then `tail` number cards, `cards` in all).
+    /// Appends the pile's first `len` runs (the last of penalty 0); `pile`
+    /// holds at least `1 + COPY` runs.
     #[inline(always)]
-    fn append(&mut self, pile: &[u64], tail: u64, cards: u64) {
-        match pile.split_first() {
-            None => self.tail += tail,
-            Some((&first, rest)) => {
-                self.push_run(first + (self.tail << PEN_BITS));
-                for &run in rest {
-                    self.push_run(run);
-                }
-                self.tail = tail;
-            }
+    fn append(&mut self, pile: &[u64], len: usize) {
+        let first = pile[0];
+        let rest = &pile[1..len];
+        let room = COPY.max(rest.len());
+        if self.last + 1 + room > self.buf.len() {
+            self.compact(room);
         }
-        self.cards += cards;
-    }
-
-    /// The front run, if the deck holds a payment card.
-    #[inline(always)]
-    fn front(&self) -> Option<u64> {
-        (self.len != 0).then(|| self.runs[self.head & self.mask])
-    }
-
-    /// Plays `k` number cards off the top (the caller knows there are).
-    #[inline(always)]
-    fn take_numbers(&mut self, k: u64) {
-        if self.len != 0 {
-            self.runs[self.head & self.mask] -= k << PEN_BITS;
+        self.buf[self.last] += first;
+        let at = self.last + 1;
+        if rest.len() <= COPY {
+            // Copies COPY runs whatever the pile holds (the pile buffer is
+            // padded): a fixed-size copy has no loop to mispredict.
+            self.buf[at..at + COPY].copy_from_slice(&pile[1..1 + COPY]);
         } else {
-            self.tail -= k;
+            self.buf[at..at + rest.len()].copy_from_slice(rest);
         }
-        self.cards -= k;
+        self.last += rest.len();
     }
 
-    /// Plays the whole front run (its number cards and its payment card).
-    #[inline(always)]
-    fn take_run(&mut self, run: u64) {
-        self.head = (self.head + 1) & self.mask;
-        self.len -= 1;
-        self.cards -= (run >> PEN_BITS) + 1;
+    #[cold]
+    fn compact(&mut self, room: usize) {
+        self.buf.copy_within(self.head..=self.last, 0);
+        self.last -= self.head;
+        self.head = 0;
+        if self.last + 1 + room > self.buf.len() {
+            self.buf.resize(2 * (self.last + 1 + room), 0);
+        }
     }
 
-    fn iter_runs(&self) -> impl Iterator<Item = u64> + '_ {
-        (0..self.len).map(move |i| self.runs[(self.head + i) & self.mask])
+    fn runs(&self) -> &[u64] {
+        &self.buf[self.head..=self.last]
     }
 }
 
@@ -111,6 +111,7 @@ struct Snapshot {
 #[derive(Clone, Debug, Default)]
 struct Engine {
     decks: [Deck; 2],
+    /// The pile's runs (`pile_len` of them), padded for the fixed copy.
     pile: Vec<u64>,
     turn: usize,
     cards: u64,
@@ -118,25 +119,16 @@ struct Engine {
 }
 
 impl Engine {
-    fn load(&mut self, a: &[u8], b: &[u8], capacity: usize) {
-        for (deck, cards) in self.decks.iter_mut().zip([a, b]) {
-            deck.reset(capacity);
-            let mut zeros = 0u64;
-            for &p in cards {
-                if p == 0 {
-                    zeros += 1;
-                } else {
-                    deck.push_run((zeros << PEN_BITS) | u64::from(p));
-                    zeros = 0;
-                }
-            }
-            deck.tail = zeros;
-            deck.cards = cards.len() as u64;
+    fn load(&mut self, a: &[u8], b: &[u8], payment_cards: usize) {
+        // Runs in a deck: one per payment card plus the tail; room to
+        // append piles between compactions.
+        let capacity = 4 * (payment_cards + 1 + COPY);
+        self.decks[0].load(a, capacity.max(a.len() + 1));
+        self.decks[1].load(b, capacity.max(b.len() + 1));
+        let pile = payment_cards + 2 + COPY;
+        if self.pile.len() < pile {
+            self.pile = vec![0; pile];
         }
-        if self.pile.capacity() < capacity {
-            self.pile.reserve(capacity);
-        }
-        self.pile.clear();
         self.turn = 0;
         self.cards = 0;
         self.tricks = 0;
@@ -147,130 +139,94 @@ impl Engine {
     #[inline(always)]
     fn round(&mut self) -> bool {
         let lead = self.turn;
-        let other = lead ^ 1;
-        // Number cards on the pile since its last payment card.
-        let mut zeros: u64;
-        let mut payer;
-        let mut debt;
-        let winner;
-        // The leader plays at steps 0, 2, 4..., the other at 1, 3, 5...: each
-        // player's next event (payment card, or failing to play) has a time.
-        let (lf, of) = (self.decks[lead].front(), self.decks[other].front());
-        let lt = match lf {
-            Some(run) => 2 * (run >> PEN_BITS),
-            None => 2 * self.decks[lead].cards,
-        };
-        let ot = match of {
-            Some(run) => 2 * (run >> PEN_BITS) + 1,
-            None => 2 * self.decks[other].cards + 1,
-        };
-        if lt < ot {
-            let k = lt / 2;
-            self.decks[other].take_numbers(k);
-            match lf {
-                Some(run) => {
-                    self.decks[lead].take_run(run);
-                    self.pile.push(((2 * k) << PEN_BITS) | (run & PEN_MASK));
-                    self.cards += 2 * k + 1;
-                    zeros = 0;
-                    payer = other;
-                    debt = run & PEN_MASK;
-                }
-                None => {
-                    self.decks[lead].take_numbers(k);
-                    self.cards += 2 * k;
-                    zeros = 2 * k;
-                    return self.collect(other, zeros);
-                }
-            }
-        } else {
-            let k = ot / 2;
-            self.decks[lead].take_numbers(k + 1);
-            match of {
-                Some(run) => {
-                    self.decks[other].take_run(run);
-                    self.pile.push(((2 * k + 1) << PEN_BITS) | (run & PEN_MASK));
-                    self.cards += 2 * k + 2;
-                    zeros = 0;
-                    payer = lead;
-                    debt = run & PEN_MASK;
-                }
-                None => {
-                    self.decks[other].take_numbers(k);
-                    self.cards += 2 * k + 1;
-                    zeros = 2 * k + 1;
-                    return self.collect(lead, zeros);
-                }
-            }
+        // The leader plays at steps 0, 2, 4..., the other at 1, 3, 5...: a
+        // player's next event (a payment card, or failing to play after the
+        // tail) comes after its front run's zeros.
+        let zl = self.decks[lead].front() >> PEN_BITS;
+        let zo = self.decks[lead ^ 1].front() >> PEN_BITS;
+        // `mover` has the first event after playing `z` number cards, while
+        // the other played `z + late` (late = 1 if the mover is not the
+        // leader).
+        let late = u64::from(zl > zo);
+        let mover = lead ^ late as usize;
+        let z = if late == 1 { zo } else { zl };
+        let played = 2 * z + late;
+        self.decks[mover ^ 1].buf[self.decks[mover ^ 1].head] -= (z + late) << PEN_BITS;
+        let deck = &mut self.decks[mover];
+        let run = deck.front() - (z << PEN_BITS);
+        deck.buf[deck.head] = run;
+        let pen = run & PEN_MASK;
+        deck.head += usize::from(pen != 0);
+        self.cards += played + u64::from(pen != 0);
+        self.pile[0] = (played << PEN_BITS) | pen;
+        let mut len = 1;
+        if pen == 0 {
+            // The mover ran out of cards.
+            return self.collect(mover ^ 1, len);
         }
+        let mut payer = mover ^ 1;
+        let mut debt = pen;
         // Payments: the payer plays up to `debt` cards, stopping at a
         // payment card, which turns the debt round.
         loop {
             let deck = &mut self.decks[payer];
-            if let Some(run) = deck.front() {
-                let z = run >> PEN_BITS;
-                if z < debt {
-                    deck.take_run(run);
-                    self.pile.push(run);
-                    self.cards += z + 1;
-                    payer ^= 1;
-                    debt = run & PEN_MASK;
-                    continue;
-                }
+            let run = deck.front();
+            let z = run >> PEN_BITS;
+            let pen = run & PEN_MASK;
+            if (pen != 0) & (z < debt) {
+                deck.head += 1;
+                self.pile[len] = run;
+                len += 1;
+                self.cards += z + 1;
+                payer ^= 1;
+                debt = pen;
+                continue;
             }
-            let k = debt.min(deck.cards);
-            deck.take_numbers(k);
+            // Pays in full with number cards, or (tail run) runs out.
+            let k = debt.min(z);
+            deck.buf[deck.head] = run - (k << PEN_BITS);
             self.cards += k;
-            zeros += k;
-            winner = payer ^ 1;
-            break;
+            self.pile[len] = k << PEN_BITS;
+            len += 1;
+            return self.collect(payer ^ 1, len);
         }
-        self.collect(winner, zeros)
     }
 
-    /// The winner takes the pile (its runs, then `zeros` number cards).
+    /// The winner takes the pile's `len` runs; true if the loser is empty.
     #[inline(always)]
-    fn collect(&mut self, winner: usize, zeros: u64) -> bool {
-        let pile_cards = self
-            .pile
-            .iter()
-            .map(|run| (run >> PEN_BITS) + 1)
-            .sum::<u64>()
-            + zeros;
-        self.decks[winner].append(&self.pile, zeros, pile_cards);
-        self.pile.clear();
+    fn collect(&mut self, winner: usize, len: usize) -> bool {
+        self.decks[winner].append(&self.pile, len);
         self.tricks += 1;
         self.turn = winner;
-        self.decks[winner ^ 1].cards == 0
+        self.decks[winner ^ 1].front() == 0
     }
 
     fn save(&self, snap: &mut Snapshot) {
         snap.turn = self.turn;
         snap.runs.clear();
         for (i, deck) in self.decks.iter().enumerate() {
-            snap.len[i] = deck.len;
-            snap.tail[i] = deck.tail;
-            snap.runs.extend(deck.iter_runs());
+            snap.len[i] = deck.last - deck.head;
+            snap.tail[i] = deck.buf[deck.last];
+            snap.runs.extend_from_slice(deck.runs());
         }
     }
 
     /// True if this round-start state equals the saved one. The integer
-    /// compares reject almost every state before any run is looked at.
+    /// compares (one branch) reject almost every state before any run is
+    /// looked at.
     #[inline(always)]
     fn equals(&self, snap: &Snapshot) -> bool {
         let [a, b] = &self.decks;
-        if self.turn != snap.turn
-            || a.len != snap.len[0]
-            || b.len != snap.len[1]
-            || a.tail != snap.tail[0]
-            || b.tail != snap.tail[1]
-        {
+        let differ = (self.turn != snap.turn)
+            | (a.last - a.head != snap.len[0])
+            | (b.last - b.head != snap.len[1])
+            | (a.buf[a.last] != snap.tail[0])
+            | (b.buf[b.last] != snap.tail[1]);
+        if differ {
             return false;
         }
-        a.iter_runs()
-            .chain(b.iter_runs())
-            .zip(&snap.runs)
-            .all(|(x, &y)| x == y)
+        let (ra, rb) = (a.runs(), b.runs());
+        ra == &snap.runs[..ra.len()] && rb == &snap.runs[ra.len()..]
     }
 }
 
@@ -338,9 +294,8 @@ impl Simulator {
             return Outcome::new(Status::Finished, 0, 0);
         }
         let payment_cards = a.iter().chain(b).filter(|&&p| p != 0).count();
-        let capacity = payment_cards.max(1).next_power_of_two();
         let game = &mut self.game;
-        game.load(a, b, capacity);
+        game.load(a, b, payment_cards);
         // Brent: `saved` is the state at round `power`'s start; `lambda`
         // rounds have been played since.
         game.save(&mut self.saved);
@@ -363,8 +318,8 @@ impl Simulator {
         // `lambda` rounds ahead: where they first agree is the first round
         // start that repeats an earlier one.
         let (hare, tortoise) = (&mut self.game, &mut self.tortoise);
-        hare.load(a, b, capacity);
-        tortoise.load(a, b, capacity);
+        hare.load(a, b, payment_cards);
+        tortoise.load(a, b, payment_cards);
         for _ in 0..lambda {
             hare.round();
         }
