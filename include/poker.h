@@ -130,6 +130,10 @@ typedef struct CamiciaError {
  Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` if any pointer is NULL, or
  `CAMICIA_ERR_TOKEN` for a token that is not a card (use
  `camicia_simulate_ex` to learn where). `*out` is written only on success.
+
+ # Safety
+ Each non-NULL pointer must be valid: the strings NUL-terminated and
+ readable, `out` writable.
  */
 int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaResult *out);
 
@@ -140,6 +144,9 @@ int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaR
  not, it is always written (`player` = -1 when there is no token error).
 
  Returns the same codes as `camicia_simulate`.
+
+ # Safety
+ As `camicia_simulate`; `err`, if not NULL, must be writable.
  */
 int camicia_simulate_ex(const char *player_a, const char *player_b, struct CamiciaResult *out, struct CamiciaError *err);
 
@@ -155,6 +162,10 @@ int camicia_simulate_ex(const char *player_a, const char *player_b, struct Camic
  Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` (`out` NULL, or a NULL
  array with a nonzero length) or `CAMICIA_ERR_PENALTY` (a value above 4).
  `*out` is written only on success.
+
+ # Safety
+ A non-NULL array must hold its length's worth of readable bytes; `out`
+ must be writable.
  */
 int camicia_simulate_penalties(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len, struct CamiciaResult *out);
 

@@ -38,7 +38,11 @@ fn expected(v: &Value) -> Outcome {
 /// Both simulators must give the expected outcome.
 fn check(name: &str, a: &[Card], b: &[Card], want: Outcome) {
     assert_eq!(camicia::simulate(a, b), want, "fast simulator: {name}");
-    assert_eq!(reference::simulate(a, b), want, "reference simulator: {name}");
+    assert_eq!(
+        reference::simulate(a, b),
+        want,
+        "reference simulator: {name}"
+    );
 }
 
 #[test]

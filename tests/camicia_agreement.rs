@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn cards(pens: &[u8]) -> Vec<Card> {
-    pens.iter().map(|&p| Card::from_penalty(p).unwrap()).collect()
+    pens.iter()
+        .map(|&p| Card::from_penalty(p).unwrap())
+        .collect()
 }
 
 fn agree(sim: &mut Simulator, a: &[u8], b: &[u8]) -> Status {

@@ -12,7 +12,8 @@ fn simulate_ex(a: &str, b: &str) -> (i32, CamiciaResult, CamiciaError) {
     let (a, b) = (CString::new(a).unwrap(), CString::new(b).unwrap());
     let mut out = CamiciaResult::default();
     let mut err = CamiciaError::default();
-    let code = camicia_simulate_ex(a.as_ptr(), b.as_ptr(), &mut out, &mut err);
+    // SAFETY: valid strings and writable results.
+    let code = unsafe { camicia_simulate_ex(a.as_ptr(), b.as_ptr(), &mut out, &mut err) };
     (code, out, err)
 }
 
@@ -45,25 +46,30 @@ fn c_entries_reject_null_pointers_without_writing() {
         tricks: 7,
     };
     let two = CString::new("2").unwrap();
-    assert_eq!(
-        camicia_simulate(std::ptr::null(), two.as_ptr(), &mut out),
-        CAMICIA_ERR_NULL
-    );
-    assert_eq!(
-        camicia_simulate(two.as_ptr(), two.as_ptr(), std::ptr::null_mut()),
-        CAMICIA_ERR_NULL
-    );
-    assert_eq!(
-        camicia_simulate_penalties(std::ptr::null(), 2, [0u8].as_ptr(), 1, &mut out),
-        CAMICIA_ERR_NULL
-    );
+    // SAFETY: every non-NULL pointer is valid; the NULLs are the test.
+    unsafe {
+        assert_eq!(
+            camicia_simulate(std::ptr::null(), two.as_ptr(), &mut out),
+            CAMICIA_ERR_NULL
+        );
+        assert_eq!(
+            camicia_simulate(two.as_ptr(), two.as_ptr(), std::ptr::null_mut()),
+            CAMICIA_ERR_NULL
+        );
+        assert_eq!(
+            camicia_simulate_penalties(std::ptr::null(), 2, [0u8].as_ptr(), 1, &mut out),
+            CAMICIA_ERR_NULL
+        );
+    }
     assert_eq!((out.status, out.cards, out.tricks), (7, 7, 7));
 }
 
 #[test]
 fn penalty_entry_rejects_values_above_four() {
     let mut out = CamiciaResult::default();
-    let code = camicia_simulate_penalties([0u8, 9].as_ptr(), 2, [0u8].as_ptr(), 1, &mut out);
+    // SAFETY: both arrays hold their lengths; `out` is writable.
+    let code =
+        unsafe { camicia_simulate_penalties([0u8, 9].as_ptr(), 2, [0u8].as_ptr(), 1, &mut out) };
     assert_eq!(code, CAMICIA_ERR_PENALTY);
 }
 

@@ -236,7 +236,12 @@ mod tests {
     fn bad_token_reports_its_number_and_offset() {
         let err = parse_deck("2  3 1 J", Player::B).unwrap_err();
         assert_eq!(
-            (err.player, err.token_index, err.byte_offset, err.token.as_str()),
+            (
+                err.player,
+                err.token_index,
+                err.byte_offset,
+                err.token.as_str()
+            ),
             (Player::B, 2, 5, "1")
         );
     }

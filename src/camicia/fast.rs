@@ -7,8 +7,8 @@
 //! `0` when the deck is empty). A round then costs a few steps per *payment
 //! card* instead of one per card: with both players' distances to their next
 //! payment card known, the alternation and each payment resolve in O(1),
-//! mostly without branches, and the pile goes under the winner's deck as a
-//! fixed-size copy of its runs.
+//! mostly without branches. The pile is written straight past the end of
+//! both decks, so collecting it moves nothing.
 //!
 //! The encoding is canonical, so two round-start states are equal exactly
 //! when their runs and turn are equal. Loops are found with Brent's cycle
@@ -23,9 +23,6 @@ use super::{Outcome, Status};
 /// Bits of a run that hold the penalty (the rest hold the zeros).
 const PEN_BITS: u32 = 3;
 const PEN_MASK: u64 = (1 << PEN_BITS) - 1;
-/// Runs copied at once when a pile goes under a deck: a 52-card deal has at
-/// most 16 payment cards, so one fixed-size (branch-free) copy does it.
-const COPY: usize = 16;
 
 /// One player's deck: runs `buf[head..=last]`, the last of penalty 0.
 #[derive(Clone, Debug, Default)]
@@ -61,28 +58,6 @@ impl Deck {
         self.buf[self.head]
     }
 
-    /// Appends the pile's first `len` runs (the last of penalty 0); `pile`
-    /// holds at least `1 + COPY` runs.
-    #[inline(always)]
-    fn append(&mut self, pile: &[u64], len: usize) {
-        let first = pile[0];
-        let rest = &pile[1..len];
-        let room = COPY.max(rest.len());
-        if self.last + 1 + room > self.buf.len() {
-            self.compact(room);
-        }
-        self.buf[self.last] += first;
-        let at = self.last + 1;
-        if rest.len() <= COPY {
-            // Copies COPY runs whatever the pile holds (the pile buffer is
-            // padded): a fixed-size copy has no loop to mispredict.
-            self.buf[at..at + COPY].copy_from_slice(&pile[1..1 + COPY]);
-        } else {
-            self.buf[at..at + rest.len()].copy_from_slice(rest);
-        }
-        self.last += rest.len();
-    }
-
     #[cold]
     fn compact(&mut self, room: usize) {
         self.buf.copy_within(self.head..=self.last, 0);
@@ -111,8 +86,8 @@ struct Snapshot {
 #[derive(Clone, Debug, Default)]
 struct Engine {
     decks: [Deck; 2],
-    /// The pile's runs (`pile_len` of them), padded for the fixed copy.
-    pile: Vec<u64>,
+    /// Room a round's pile may need past the end of a deck, in runs.
+    pile_room: usize,
     turn: usize,
     cards: u64,
     tricks: u64,
@@ -120,15 +95,12 @@ struct Engine {
 
 impl Engine {
     fn load(&mut self, a: &[u8], b: &[u8], payment_cards: usize) {
-        // Runs in a deck: one per payment card plus the tail; room to
-        // append piles between compactions.
-        let capacity = 4 * (payment_cards + 1 + COPY);
+        // Runs in a deck: one per payment card plus the tail, then room for
+        // many piles between compactions.
+        let capacity = 8 * (payment_cards + 2);
         self.decks[0].load(a, capacity.max(a.len() + 1));
         self.decks[1].load(b, capacity.max(b.len() + 1));
-        let pile = payment_cards + 2 + COPY;
-        if self.pile.len() < pile {
-            self.pile = vec![0; pile];
-        }
+        self.pile_room = payment_cards + 2;
         self.turn = 0;
         self.cards = 0;
         self.tricks = 0;
@@ -136,8 +108,18 @@ impl Engine {
 
     /// Plays one round from its start to the trick; true if the game is
     /// then finished. The round's leader must hold a card.
+    ///
+    /// The pile is never stored on its own: each of its runs after the first
+    /// is written past the end of *both* decks, and the winner's deck then
+    /// just takes them in (its tail run absorbs the first).
     #[inline(always)]
     fn round(&mut self) -> bool {
+        let room = self.pile_room;
+        for deck in &mut self.decks {
+            if deck.last + room >= deck.buf.len() {
+                deck.compact(room);
+            }
+        }
         let lead = self.turn;
         // The leader plays at steps 0, 2, 4..., the other at 1, 3, 5...: a
         // player's next event (a payment card, or failing to play after the
@@ -151,54 +133,69 @@ impl Engine {
         let mover = lead ^ late as usize;
         let z = if late == 1 { zo } else { zl };
         let played = 2 * z + late;
-        self.decks[mover ^ 1].buf[self.decks[mover ^ 1].head] -= (z + late) << PEN_BITS;
-        let deck = &mut self.decks[mover];
-        let run = deck.front() - (z << PEN_BITS);
-        deck.buf[deck.head] = run;
+        let [d0, d1] = &mut self.decks;
+        // (buffer, head, last, player) of the mover and of the other.
+        let (mut p, mut q) = (
+            (&mut d0.buf[..], d0.head, d0.last, 0),
+            (&mut d1.buf[..], d1.head, d1.last, 1),
+        );
+        if mover == 0 {
+            std::mem::swap(&mut p, &mut q);
+        }
+        // Now `q` is the mover, `p` the other player.
+        p.0[p.1] -= (z + late) << PEN_BITS;
+        let run = q.0[q.1] - (z << PEN_BITS);
+        q.0[q.1] = run;
         let pen = run & PEN_MASK;
-        deck.head += usize::from(pen != 0);
+        q.1 += usize::from(pen != 0);
         self.cards += played + u64::from(pen != 0);
-        self.pile[0] = (played << PEN_BITS) | pen;
+        let first = (played << PEN_BITS) | pen;
         let mut len = 1;
-        if pen == 0 {
-            // The mover ran out of cards.
-            return self.collect(mover ^ 1, len);
-        }
-        let mut payer = mover ^ 1;
-        let mut debt = pen;
-        // Payments: the payer plays up to `debt` cards, stopping at a
-        // payment card, which turns the debt round.
-        loop {
-            let deck = &mut self.decks[payer];
-            let run = deck.front();
-            let z = run >> PEN_BITS;
-            let pen = run & PEN_MASK;
-            if (pen != 0) & (z < debt) {
-                deck.head += 1;
-                self.pile[len] = run;
+        if pen != 0 {
+            // Payments: the payer `p` plays up to `debt` cards, stopping at
+            // a payment card, which turns the debt round. Buffers and heads
+            // live in locals that swap with the roles.
+            let mut debt = pen;
+            loop {
+                let run = p.0[p.1];
+                let z = run >> PEN_BITS;
+                let pen = run & PEN_MASK;
+                if (pen != 0) & (z < debt) {
+                    p.1 += 1;
+                    p.0[p.2 + len] = run;
+                    q.0[q.2 + len] = run;
+                    len += 1;
+                    self.cards += z + 1;
+                    debt = pen;
+                    std::mem::swap(&mut p, &mut q);
+                    continue;
+                }
+                // Pays in full with number cards, or (tail run) runs out.
+                let k = debt.min(z);
+                p.0[p.1] = run - (k << PEN_BITS);
+                self.cards += k;
+                p.0[p.2 + len] = k << PEN_BITS;
+                q.0[q.2 + len] = k << PEN_BITS;
                 len += 1;
-                self.cards += z + 1;
-                payer ^= 1;
-                debt = pen;
-                continue;
+                break;
             }
-            // Pays in full with number cards, or (tail run) runs out.
-            let k = debt.min(z);
-            deck.buf[deck.head] = run - (k << PEN_BITS);
-            self.cards += k;
-            self.pile[len] = k << PEN_BITS;
-            len += 1;
-            return self.collect(payer ^ 1, len);
+        } else {
+            // The mover ran out of cards: the other takes the pile.
+            std::mem::swap(&mut p, &mut q);
         }
-    }
-
-    /// The winner takes the pile's `len` runs; true if the loser is empty.
-    #[inline(always)]
-    fn collect(&mut self, winner: usize, len: usize) -> bool {
-        self.decks[winner].append(&self.pile, len);
+        // `q` wins: its tail run absorbs the pile's first run, and the
+        // pile's other runs are already in place after it.
+        q.0[q.2] += first;
+        q.2 += len - 1;
+        let finished = p.0[p.1] == 0;
+        let (wh, wl, lh, ll, winner) = (q.1, q.2, p.1, p.2, q.3);
+        self.decks[winner].head = wh;
+        self.decks[winner].last = wl;
+        self.decks[winner ^ 1].head = lh;
+        self.decks[winner ^ 1].last = ll;
         self.tricks += 1;
         self.turn = winner;
-        self.decks[winner ^ 1].front() == 0
+        finished
     }
 
     fn save(&self, snap: &mut Snapshot) {

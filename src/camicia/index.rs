@@ -58,7 +58,7 @@ impl fmt::Display for DealError {
 impl std::error::Error for DealError {}
 
 /// `BINOM[n][k]` = n choose k, for n <= 52.
-const BINOM: [[u128; DEAL_CARDS + 1]; DEAL_CARDS + 1] = {
+static BINOM: [[u128; DEAL_CARDS + 1]; DEAL_CARDS + 1] = {
     let mut t = [[0u128; DEAL_CARDS + 1]; DEAL_CARDS + 1];
     let mut n = 0;
     while n <= DEAL_CARDS {
@@ -191,7 +191,10 @@ impl Deal {
         let Some(i) = (0..DEAL_CARDS - 1).rev().find(|&i| s[i] > s[i + 1]) else {
             return false;
         };
-        let j = (i + 1..DEAL_CARDS).rev().find(|&j| s[j] < s[i]).unwrap_or(i);
+        let j = (i + 1..DEAL_CARDS)
+            .rev()
+            .find(|&j| s[j] < s[i])
+            .unwrap_or(i);
         s.swap(i, j);
         s[i + 1..].reverse();
         true

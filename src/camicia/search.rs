@@ -37,8 +37,15 @@ pub struct Report {
 }
 
 fn better(x: &Game, y: &Game) -> bool {
-    (x.outcome.cards, x.outcome.tricks, std::cmp::Reverse(x.index))
-        > (y.outcome.cards, y.outcome.tricks, std::cmp::Reverse(y.index))
+    (
+        x.outcome.cards,
+        x.outcome.tricks,
+        std::cmp::Reverse(x.index),
+    ) > (
+        y.outcome.cards,
+        y.outcome.tricks,
+        std::cmp::Reverse(y.index),
+    )
 }
 
 impl Report {

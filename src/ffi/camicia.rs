@@ -93,13 +93,18 @@ fn run(a: &[u8], b: &[u8]) -> camicia::Outcome {
 /// Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` if any pointer is NULL, or
 /// `CAMICIA_ERR_TOKEN` for a token that is not a card (use
 /// `camicia_simulate_ex` to learn where). `*out` is written only on success.
+///
+/// # Safety
+/// Each non-NULL pointer must be valid: the strings NUL-terminated and
+/// readable, `out` writable.
 #[unsafe(no_mangle)]
-pub extern "C" fn camicia_simulate(
+pub unsafe extern "C" fn camicia_simulate(
     player_a: *const c_char,
     player_b: *const c_char,
     out: *mut CamiciaResult,
 ) -> c_int {
-    camicia_simulate_ex(player_a, player_b, out, std::ptr::null_mut())
+    // SAFETY: the same pointers, under the same contract; `err` NULL.
+    unsafe { camicia_simulate_ex(player_a, player_b, out, std::ptr::null_mut()) }
 }
 
 /// `camicia_simulate`, and on `CAMICIA_ERR_TOKEN` says where the bad token
@@ -108,8 +113,11 @@ pub extern "C" fn camicia_simulate(
 /// not, it is always written (`player` = -1 when there is no token error).
 ///
 /// Returns the same codes as `camicia_simulate`.
+///
+/// # Safety
+/// As `camicia_simulate`; `err`, if not NULL, must be writable.
 #[unsafe(no_mangle)]
-pub extern "C" fn camicia_simulate_ex(
+pub unsafe extern "C" fn camicia_simulate_ex(
     player_a: *const c_char,
     player_b: *const c_char,
     out: *mut CamiciaResult,
@@ -165,8 +173,12 @@ pub extern "C" fn camicia_simulate_ex(
 /// Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` (`out` NULL, or a NULL
 /// array with a nonzero length) or `CAMICIA_ERR_PENALTY` (a value above 4).
 /// `*out` is written only on success.
+///
+/// # Safety
+/// A non-NULL array must hold its length's worth of readable bytes; `out`
+/// must be writable.
 #[unsafe(no_mangle)]
-pub extern "C" fn camicia_simulate_penalties(
+pub unsafe extern "C" fn camicia_simulate_penalties(
     a: *const u8,
     a_len: u64,
     b: *const u8,

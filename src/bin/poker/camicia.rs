@@ -5,8 +5,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use poker::camicia::search::{self, Game, Report};
 use poker::camicia::{
-    self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties,
-    reference,
+    self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties, reference,
 };
 use rayon::prelude::*;
 use serde_json::json;
@@ -118,10 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Some(Command::Search(s)) => search(s),
         Some(Command::Index(i)) => {
-            let (a, b) = (
-                parse_deck(&i.a, Player::A)?,
-                parse_deck(&i.b, Player::B)?,
-            );
+            let (a, b) = (parse_deck(&i.a, Player::A)?, parse_deck(&i.b, Player::B)?);
             let deal = Deal::new(&penalties(&a), &penalties(&b))?;
             println!("{}", deal.rank());
             Ok(ExitCode::SUCCESS)
