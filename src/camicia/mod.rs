@@ -37,7 +37,7 @@
 //! - [`simulate`] / [`simulate_str`]: one game from cards or from text.
 //! - [`Simulator`]: the fast engine over penalties (0 = number card, 1..4 =
 //!   J, Q, K, A), reusable without allocation for many games.
-//! - [`reference`]: the card-by-card reference simulator and `--trace` table.
+//! - [`reference`](mod@reference): the card-by-card reference simulator and `--trace` table.
 //! - [`index`]: the 52-card deal numbering (rank and unrank).
 //! - [`search`]: scanning index ranges and random deals for long games.
 
