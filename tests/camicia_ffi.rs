@@ -3,9 +3,9 @@
 //! freshly built libpoker.so. Expected values come from the seed's examples
 //! and records.json.
 
+mod common;
 use poker::ffi::camicia::*;
 use std::ffi::CString;
-use std::path::PathBuf;
 use std::process::Command;
 
 fn simulate_ex(a: &str, b: &str) -> (i32, CamiciaResult, CamiciaError) {
@@ -73,41 +73,10 @@ fn penalty_entry_rejects_values_above_four() {
     assert_eq!(code, CAMICIA_ERR_PENALTY);
 }
 
-/// The folder holding this test's freshly built libpoker.so.
-fn library_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().to_path_buf()
-}
-
 #[test]
 fn a_strict_c89_program_gets_the_same_results_through_the_header() {
-    let dir = library_dir();
-    if !dir.join("libpoker.so").exists() {
-        eprintln!("skipped: no libpoker.so next to {}", dir.display());
-        return;
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let exe = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("camicia_c");
-    let compiler = cc::Build::new()
-        .target(env!("POKER_BUILD_TARGET"))
-        .host(env!("POKER_BUILD_HOST"))
-        .opt_level(0)
-        .cargo_metadata(false)
-        .get_compiler();
-    let status = compiler
-        .to_command()
-        .args(["-std=c89", "-pedantic", "-Wall", "-Wextra", "-Werror"])
-        .arg("-I")
-        .arg(root.join("include"))
-        .arg(root.join("tests/c/camicia.c"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(format!("-L{}", dir.display()))
-        .arg("-lpoker")
-        .arg(format!("-Wl,-rpath,{}", dir.display()))
-        .status()
-        .unwrap();
-    assert!(status.success(), "the C program must compile cleanly");
+    let src = common::root().join("tests/c/camicia.c");
+    let exe = common::compile_c_file("camicia_c", &src, &["-std=c89"]);
     let run = Command::new(&exe).output().unwrap();
     assert!(
         run.status.success(),
