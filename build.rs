@@ -14,13 +14,6 @@ fn main() {
     println!("cargo::rerun-if-changed=include/poker.h");
     // Only src/ffi (and the modules it declares) feeds the header, so core
     // constants and types stay out of it.
-    // The integration tests compile C with the cc crate, which needs these.
-    for var in ["TARGET", "HOST", "OPT_LEVEL", "PROFILE"] {
-        println!(
-            "cargo::rustc-env=POKER_BUILD_{var}={}",
-            std::env::var(var).unwrap()
-        );
-    }
 
     let header = out_dir.join("poker.h");
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
