@@ -5,6 +5,7 @@
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod contest;
+pub mod optimum;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
