@@ -18,6 +18,7 @@
 
 use crate::cards::{Card, CardError, Rank};
 use crate::contest::{Board, COLUMN_HEIGHT, COLUMNS, ContestDeck, DECK_SIZE, PLACEMENTS};
+use std::sync::OnceLock;
 
 /// Blocks of four cards among the placed ones.
 const BLOCKS: usize = PLACEMENTS / COLUMNS;
@@ -130,32 +131,47 @@ const PAIR: [[u16; 4]; 4] = [[9, 0, 1, 2], [0, 9, 3, 4], [1, 3, 9, 5], [2, 4, 5,
 /// Ways to take two cards from each of the blocks 1..4.
 const WAYS: usize = 6 * 6 * 6 * 6;
 
+/// Every pair of disjoint choices `(t0, t1)` for two columns, with the way
+/// (0..1296) in which together they take two cards from each of blocks
+/// 1..4. A choice `t` picks card `(t >> 2(k-1)) & 3` of block `k` for `k`
+/// in 1..=4. There are `(4 * 3)^4 = 20,736` such pairs.
+fn disjoint_pairs() -> &'static [(u8, u8, u16)] {
+    static PAIRS: OnceLock<Vec<(u8, u8, u16)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let mut pairs = Vec::with_capacity(20_736);
+        for t0 in 0..256usize {
+            for t1 in 0..256usize {
+                let x = t0 ^ t1;
+                // Disjoint when the two choices differ in every block.
+                if (x | x >> 1) & 0b0101_0101 != 0b0101_0101 {
+                    continue;
+                }
+                let mut way = 0u16;
+                for k in (0..BLOCKS - 1).rev() {
+                    way = way * 6 + PAIR[(t0 >> (2 * k)) & 3][(t1 >> (2 * k)) & 3];
+                }
+                pairs.push((t0 as u8, t1 as u8, way));
+            }
+        }
+        pairs
+    })
+}
+
 /// For one pair of columns (`first`, `first + 1`): for every way of taking
 /// two cards from each of blocks 1..4, the best points of the two hands
 /// and the two choices reaching it (every way is reachable).
-/// A choice `t` picks card `(t >> 2(k-1)) & 3` of block `k` for `k` in 1..=4.
 fn best_pairs(table: &[[u8; 256]; COLUMNS], first: usize) -> ([u8; WAYS], [(u8, u8); WAYS]) {
     let mut best = [0u8; WAYS];
     let mut argbest = [(0u8, 0u8); WAYS];
     let mut seen = [false; WAYS];
     let (a, b) = (&table[first], &table[first + 1]);
-    for t0 in 0..256usize {
-        for t1 in 0..256usize {
-            let x = t0 ^ t1;
-            // Disjoint when the two choices differ in every block.
-            if (x | x >> 1) & 0b0101_0101 != 0b0101_0101 {
-                continue;
-            }
-            let mut way = 0usize;
-            for k in (0..BLOCKS - 1).rev() {
-                way = way * 6 + usize::from(PAIR[(t0 >> (2 * k)) & 3][(t1 >> (2 * k)) & 3]);
-            }
-            let total = a[t0] + b[t1];
-            if !seen[way] || total > best[way] {
-                seen[way] = true;
-                best[way] = total;
-                argbest[way] = (t0 as u8, t1 as u8);
-            }
+    for &(t0, t1, way) in disjoint_pairs() {
+        let way = usize::from(way);
+        let total = a[usize::from(t0)] + b[usize::from(t1)];
+        if !seen[way] || total > best[way] {
+            seen[way] = true;
+            best[way] = total;
+            argbest[way] = (t0, t1);
         }
     }
     (best, argbest)
