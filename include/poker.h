@@ -200,6 +200,31 @@ extern "C" {
 #define POKER_HAND_ERR_INTERNAL -99
 
 /*
+ `poker_optimum`: `values` or `colors` is NULL.
+ */
+#define POKER_ERR_NULL -1
+
+/*
+ `poker_optimum`: `count` is neither 20 nor 24.
+ */
+#define POKER_ERR_COUNT -2
+
+/*
+ `poker_optimum`: a value outside 1..6 or a color outside 1..4.
+ */
+#define POKER_ERR_CARD -3
+
+/*
+ `poker_optimum`: the same card given twice.
+ */
+#define POKER_ERR_DUPLICATE -4
+
+/*
+ `poker_optimum`: libpoker failed internally (a bug: please report it).
+ */
+#define POKER_ERR_INTERNAL -70
+
+/*
  The outcome of a game, in exercism's terms.
  */
 typedef struct CamiciaResult {
@@ -435,6 +460,34 @@ const char *poker_hand_name(int category);
  `cards` is NULL or points to 52 writable bytes.
  */
 int poker_shuffle(uint64_t seed, unsigned char *cards);
+
+/*
+ The hindsight optimum of a deal: the best total (0..32) that any
+ placement keeping the balance rule could reach if all the dealt cards
+ were known in advance (each block of 4 consecutive cards goes one to
+ each column). A bound on what any contestant can score on this deck.
+
+ `values[i]`, `colors[i]` (i = 0..count-1): the cards in dealing order,
+ in the contest's encoding (as `p_look` gives them): value 1 = 9, 2 = 10,
+ 3 = J, 4 = Q, 5 = K, 6 = A; color 1 = spades, 2 = hearts, 3 = diamonds,
+ 4 = clubs.
+ `count`: 20 (the dealt cards) or 24 (a whole deck; its last 4 cards are
+ never dealt and do not count, but are still checked).
+ `columns_out`: NULL, or room for 20 ints; on success `columns_out[i]` is
+ the column (1..4) of the i-th card in one placement reaching the
+ optimum. Placing the cards in order into those columns keeps the
+ balance rule. Left untouched on error.
+
+ Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
+ NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+ value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
+ `POKER_ERR_INTERNAL`. Rules and scoring: the contest text (seed 001).
+
+ # Safety
+ Non-NULL `values` and `colors` must point to `count` readable ints, and
+ a non-NULL `columns_out` to 20 writable ints.
+ */
+int poker_optimum(const int *values, const int *colors, int count, int *columns_out);
 
 #ifdef __cplusplus
 }

@@ -17,5 +17,6 @@ pub mod evaluator;
 pub mod ffi;
 pub mod freecell;
 pub mod hand;
+pub mod optimum;
 pub mod protocol;
 pub mod shuffle;

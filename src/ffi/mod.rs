@@ -8,6 +8,7 @@ pub mod camicia;
 pub mod contest;
 pub mod freecell;
 pub mod hand;
+pub mod optimum;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -6,6 +6,7 @@ mod decks;
 mod eval;
 mod freecell;
 mod hand;
+mod optimum;
 mod run_options;
 mod shuffle;
 
@@ -37,6 +38,8 @@ enum Command {
     Hand(hand::Args),
     /// Simulate a Camicia (Beggar-My-Neighbour) game, or search for long ones.
     Camicia(camicia::Args),
+    /// Print the best total any placement reaches knowing the whole deck.
+    Optimum(optimum::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Shuffle(args) => shuffle::run(args),
         Command::Hand(args) => hand::run(args),
         Command::Camicia(args) => camicia::run(args),
+        Command::Optimum(args) => optimum::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,89 @@
+//! `poker_optimum`: the hindsight optimum of a deal (issue 7), over the
+//! contest's card encoding.
+
+use crate::cards::Card;
+use crate::contest::{DECK_SIZE, PLACEMENTS, card_from_code};
+use crate::optimum::optimum;
+use std::os::raw::c_int;
+
+/// `poker_optimum`: `values` or `colors` is NULL.
+pub const POKER_ERR_NULL: c_int = -1;
+/// `poker_optimum`: `count` is neither 20 nor 24.
+pub const POKER_ERR_COUNT: c_int = -2;
+/// `poker_optimum`: a value outside 1..6 or a color outside 1..4.
+pub const POKER_ERR_CARD: c_int = -3;
+/// `poker_optimum`: the same card given twice.
+pub const POKER_ERR_DUPLICATE: c_int = -4;
+/// `poker_optimum`: libpoker failed internally (a bug: please report it).
+pub const POKER_ERR_INTERNAL: c_int = -70;
+
+/// The hindsight optimum of a deal: the best total (0..32) that any
+/// placement keeping the balance rule could reach if all the dealt cards
+/// were known in advance (each block of 4 consecutive cards goes one to
+/// each column). A bound on what any contestant can score on this deck.
+///
+/// `values[i]`, `colors[i]` (i = 0..count-1): the cards in dealing order,
+/// in the contest's encoding (as `p_look` gives them): value 1 = 9, 2 = 10,
+/// 3 = J, 4 = Q, 5 = K, 6 = A; color 1 = spades, 2 = hearts, 3 = diamonds,
+/// 4 = clubs.
+/// `count`: 20 (the dealt cards) or 24 (a whole deck; its last 4 cards are
+/// never dealt and do not count, but are still checked).
+/// `columns_out`: NULL, or room for 20 ints; on success `columns_out[i]` is
+/// the column (1..4) of the i-th card in one placement reaching the
+/// optimum. Placing the cards in order into those columns keeps the
+/// balance rule. Left untouched on error.
+///
+/// Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
+/// NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+/// value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
+/// `POKER_ERR_INTERNAL`. Rules and scoring: the contest text (seed 001).
+///
+/// # Safety
+/// Non-NULL `values` and `colors` must point to `count` readable ints, and
+/// a non-NULL `columns_out` to 20 writable ints.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn poker_optimum(
+    values: *const c_int,
+    colors: *const c_int,
+    count: c_int,
+    columns_out: *mut c_int,
+) -> c_int {
+    super::guard(POKER_ERR_INTERNAL, || {
+        if values.is_null() || colors.is_null() {
+            return POKER_ERR_NULL;
+        }
+        let count = match usize::try_from(count) {
+            Ok(n) if n == PLACEMENTS || n == DECK_SIZE => n,
+            _ => return POKER_ERR_COUNT,
+        };
+        // SAFETY: both pointers are non-NULL and the caller promises
+        // `count` readable ints behind each.
+        let (values, colors) = unsafe {
+            (
+                std::slice::from_raw_parts(values, count),
+                std::slice::from_raw_parts(colors, count),
+            )
+        };
+        let mut cards: Vec<Card> = Vec::with_capacity(count);
+        for (&value, &color) in values.iter().zip(colors) {
+            let Some(card) = card_from_code(value, color) else {
+                return POKER_ERR_CARD;
+            };
+            if cards.contains(&card) {
+                return POKER_ERR_DUPLICATE;
+            }
+            cards.push(card);
+        }
+        let Ok(best) = optimum(&cards) else {
+            return POKER_ERR_INTERNAL;
+        };
+        if !columns_out.is_null() {
+            // SAFETY: non-NULL, and the caller promises 20 writable ints.
+            let out = unsafe { std::slice::from_raw_parts_mut(columns_out, PLACEMENTS) };
+            for (slot, &column) in out.iter_mut().zip(&best.columns) {
+                *slot = c_int::from(column);
+            }
+        }
+        c_int::from(best.total)
+    })
+}
