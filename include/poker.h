@@ -6,6 +6,7 @@
 #ifndef POKER_H
 #define POKER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -33,6 +34,101 @@ extern "C" {
  Exit status when libpoker itself fails (a bug: please report it).
  */
 #define POKER_EXIT_INTERNAL 70
+
+/*
+ Success.
+ */
+#define POKER_OK 0
+
+/*
+ `poker_game_place`: that placement was the 20th; the game is over and
+ `poker_game_score` gives its points.
+ */
+#define POKER_FINISHED 1
+
+/*
+ A required pointer (the game handle, a card array, the deck text) is NULL.
+ */
+#define POKER_ERR_NULL -1
+
+/*
+ An argument is out of range: a card value outside 1..6 or color outside
+ 1..4, a card twice, a deck that is not the 24 contest cards once each.
+ */
+#define POKER_ERR_ARGUMENT -2
+
+/*
+ Rule: a call before `p_startgame` (not returned by `poker_game_*`: a new
+ game is already started).
+ */
+#define POKER_ERR_NOT_STARTED -3
+
+/*
+ Rule: `p_startgame` a second time (not returned by `poker_game_*`).
+ */
+#define POKER_ERR_STARTED_TWICE -4
+
+/*
+ Rule: a look twice without a placement between.
+ */
+#define POKER_ERR_LOOKED_TWICE -5
+
+/*
+ Rule: a placement without a look before it.
+ */
+#define POKER_ERR_PLACE_WITHOUT_LOOK -6
+
+/*
+ Rule: a column outside 1..4.
+ */
+#define POKER_ERR_COLUMN_OUT_OF_RANGE -7
+
+/*
+ Rule: the placement would make the longest and shortest columns differ
+ by more than 1.
+ */
+#define POKER_ERR_UNBALANCED -8
+
+/*
+ Rule: a look given a NULL `value` or `color` pointer.
+ */
+#define POKER_ERR_LOOK_NULL -9
+
+/*
+ Rule: a call after the game ended (20 placements or a broken rule).
+ */
+#define POKER_ERR_GAME_OVER -10
+
+/*
+ `poker_game_score` while the game is still going.
+ */
+#define POKER_ERR_IN_PROGRESS -11
+
+/*
+ libpoker itself failed (a bug: please report it).
+ */
+#define POKER_ERR_INTERNAL -12
+
+/*
+ Major version of the libpoker this header belongs to (Cargo.toml).
+ */
+#define POKER_VERSION_MAJOR 0
+
+/*
+ Minor version of the libpoker this header belongs to (Cargo.toml).
+ */
+#define POKER_VERSION_MINOR 1
+
+/*
+ Patch version of the libpoker this header belongs to (Cargo.toml).
+ */
+#define POKER_VERSION_PATCH 0
+
+/*
+ One game of the contest, created by `poker_game_new` or
+ `poker_game_new_deck` and released by `poker_game_free`. Opaque to C.
+ */
+typedef struct PokerGame PokerGame;
 
 /*
  Starts the game. Call it once, before any other function of the module
@@ -80,6 +176,159 @@ void p_look(int *value, int *color);
  hand and points, and a last line `total: N`.
  */
 void p_place(int column);
+
+/*
+ Creates a game over the 24-card deck shuffled from `seed`: the same deck
+ a contestant gets in practice mode with `POKER_SEED=seed`. The game is
+ already started (the contest's `p_startgame`): next comes a look.
+
+ Returns a handle to free with `poker_game_free`, or NULL only if memory
+ runs out or libpoker fails.
+ */
+struct PokerGame *poker_game_new(uint64_t seed);
+
+/*
+ Creates a started game over a deck given card by card, in dealing order
+ (card 0 is turned first): `values[i]` 1..6 (9, 10, J, Q, K, A) and
+ `colors[i]` 1..4 (spades, hearts, diamonds, clubs), 24 of each, every
+ contest card exactly once.
+
+ Returns a handle to free with `poker_game_free`, or NULL when a pointer is
+ NULL (`POKER_ERR_NULL`) or the deck is not the 24 cards once each
+ (`POKER_ERR_ARGUMENT`); `poker_last_error` then says why.
+
+ # Safety
+ Each pointer is NULL or points to 24 readable ints.
+ */
+struct PokerGame *poker_game_new_deck(const int *values, const int *colors);
+
+/*
+ Creates a started game over a deck written as 24 card tokens separated by
+ white space, in dealing order: rank `9`, `T` or `10`, `J`, `Q`, `K`, `A`
+ then suit `S`, `H`, `D`, `C` (either case), e.g. `"9S TH JD ..."`, every
+ contest card exactly once (the format of `POKER_DECK`).
+
+ Returns a handle to free with `poker_game_free`, or NULL when `deck` is
+ NULL (`POKER_ERR_NULL`) or not such a deck (`POKER_ERR_ARGUMENT`, also for
+ text that is not UTF-8); `poker_last_error` then says why.
+
+ # Safety
+ `deck` is NULL or a NUL-terminated string.
+ */
+struct PokerGame *poker_game_new_text(const char *deck);
+
+/*
+ Turns the next card (the contest's `p_look`) and writes its value 1..6
+ (9, 10, J, Q, K, A) and color 1..4 (spades, hearts, diamonds, clubs).
+
+ Returns `POKER_OK`, or: `POKER_ERR_NULL` for a NULL `game`;
+ `POKER_ERR_LOOK_NULL` for a NULL `value` or `color` (a broken rule, as in
+ the contest); `POKER_ERR_LOOKED_TWICE` after a look with no placement
+ since; `POKER_ERR_GAME_OVER` once the game has ended. A broken rule ends
+ the game with 0 points, like the contest; `poker_game_error` names it.
+
+ # Safety
+ `game` is NULL or a live handle used by one thread at a time; `value` and
+ `color` are NULL or point to writable ints.
+ */
+int poker_game_look(struct PokerGame *game, int *value, int *color);
+
+/*
+ Places the card just looked at in `column` 1..4 (the contest's
+ `p_place`). At every moment the longest and shortest columns may differ by
+ at most 1 (contest text), so each block of 4 cards goes one to each column.
+
+ Returns `POKER_OK` (0) when more cards follow, `POKER_FINISHED` (1) when
+ this was the 20th placement, or: `POKER_ERR_NULL` for a NULL `game`;
+ `POKER_ERR_PLACE_WITHOUT_LOOK`, `POKER_ERR_COLUMN_OUT_OF_RANGE`,
+ `POKER_ERR_UNBALANCED`, `POKER_ERR_GAME_OVER` for a broken rule, which
+ ends the game with 0 points; `poker_game_error` names it.
+
+ # Safety
+ `game` is NULL or a live handle used by one thread at a time.
+ */
+int poker_game_place(struct PokerGame *game, int column);
+
+/*
+ The game's points once it is over: 0..32 after the 20th placement (the
+ sum of the four columns' hands: straight flush 8, flush 7, four of a kind
+ 6, full house 5, straight 4, three of a kind 3, two pair 2, one pair 1,
+ nothing 0), or 0 after a broken rule (the contest's score for it).
+ If `columns_out` is not NULL, it receives each column's points (all 0
+ after a broken rule).
+
+ Returns the total, or `POKER_ERR_NULL` for a NULL `game`, or
+ `POKER_ERR_IN_PROGRESS` while cards remain to be placed (`columns_out`
+ is then left untouched).
+
+ # Safety
+ `game` is NULL or a live handle; `columns_out` is NULL or points to 4
+ writable ints.
+ */
+int poker_game_score(const struct PokerGame *game, int *columns_out);
+
+/*
+ Releases a game. NULL is accepted and does nothing.
+
+ # Safety
+ `game` is NULL or a handle from `poker_game_new*` not yet freed; it must
+ not be used afterwards.
+ */
+void poker_game_free(struct PokerGame *game);
+
+/*
+ Writes the message of the first rule the game broke (one line such as
+ `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
+ `buf`, truncated to `len - 1` bytes and NUL-terminated; an empty string if
+ no rule was broken (a call after a finished game is refused with
+ `POKER_ERR_GAME_OVER` but breaks nothing: the score stays). `buf` may be NULL (or `len` 0) to ask for the length.
+
+ Returns the message's full length in bytes (without the NUL), 0 when no
+ rule was broken, or `POKER_ERR_NULL` for a NULL `game`.
+
+ # Safety
+ `game` is NULL or a live handle; `buf` is NULL or points to `len`
+ writable bytes.
+ */
+int poker_game_error(const struct PokerGame *game, char *buf, size_t len);
+
+/*
+ Writes the message of the last error that a `poker_game_*` or
+ `poker_hand_score` call returned in this thread (each thread has its
+ own), like `poker_game_error`: truncated to `len - 1` bytes,
+ NUL-terminated, `buf` may be NULL to ask for the length.
+
+ Returns the message's full length in bytes, or 0 if no call of this
+ thread failed yet. Successful calls do not clear it.
+
+ # Safety
+ `buf` is NULL or points to `len` writable bytes.
+ */
+int poker_last_error(char *buf, size_t len);
+
+/*
+ The contest points of five cards as one column (card order irrelevant):
+ straight flush 8, flush 7, four of a kind 6, full house 5, straight 4
+ (9-K or 10-A), three of a kind 3, two pair 2, one pair 1, nothing 0
+ (contest text, seed 001). Cards use the contest encoding: `values[i]`
+ 1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
+ clubs).
+
+ Returns 0..8, or `POKER_ERR_NULL` for a NULL array, or
+ `POKER_ERR_ARGUMENT` for a card out of range or a card given twice
+ (`poker_last_error` says which).
+
+ # Safety
+ Each pointer is NULL or points to 5 readable ints.
+ */
+int poker_hand_score(const int *values, const int *colors);
+
+/*
+ The version of the library actually loaded, e.g. `"0.1.0"` (a static
+ NUL-terminated string, never NULL): compare it with the header's
+ `POKER_VERSION_*` macros to detect a mismatched install.
+ */
+const char *poker_version(void);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,9 @@ impl Toolchain {
             .arg(format!("-L{}", lib.display()))
             .arg("-lpoker")
             .arg(format!("-Wl,-rpath,{}", lib.display()))
+            // RPATH rather than RUNPATH, so an LD_LIBRARY_PATH naming
+            // another libpoker (cargo sets one) cannot override --lib-dir.
+            .arg("-Wl,--disable-new-dtags")
             .arg("-lm")
             .output()
             .map_err(|e| format!("cannot run the C compiler `cc`: {e}"))?;

@@ -5,6 +5,8 @@
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod contest;
+pub mod game;
+pub mod version;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -54,6 +54,10 @@ pub fn compile_c_file(name: &str, src: &Path, flags: &[&str]) -> PathBuf {
         .arg(format!("-L{}", lib.display()))
         .arg("-lpoker")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
+        // A plain RPATH, not RUNPATH: cargo test puts target/<profile> (where
+        // a stale libpoker.so can lie) first in LD_LIBRARY_PATH, which
+        // overrides a RUNPATH but not an RPATH.
+        .arg("-Wl,--disable-new-dtags")
         .output()
         .expect("run cc");
     assert!(
