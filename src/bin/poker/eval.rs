@@ -20,8 +20,10 @@ use std::time::Duration;
 /// `poker decks --count 10 > secret.txt` and pass `--decks secret.txt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Contestants: executables linked against libpoker, or .c files to
-    /// compile against it first. Default: every c_examples/*.c.
+    /// Contestants: executables linked against libpoker, .c files (compiled
+    /// with cc) or .pas files (compiled with fpc, `uses Poker;`) to build
+    /// against it first, or .py scripts (run with python3 and the libpoker
+    /// module). Default: every c_examples/*.c.
     #[arg(value_name = "CONTESTANT")]
     contestants: Vec<PathBuf>,
 
@@ -38,7 +40,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
-    /// Folder holding libpoker.so, to compile .c contestants against.
+    /// Folder holding libpoker.so, to build .c and .pas contestants against
+    /// (and for .py contestants to load).
     /// Default: next to this program.
     #[arg(long, value_name = "DIR")]
     lib_dir: Option<PathBuf>,

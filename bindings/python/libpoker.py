@@ -1,0 +1,289 @@
+"""libpoker for Python: a ctypes binding (no compiled extension).
+
+    import libpoker
+    with libpoker.Game(seed=42) as game:          # the embeddable game API
+        for i in range(20):
+            value, color = game.look()
+            game.place(i % 4 + 1)
+        total, columns = game.score()
+    libpoker.hand_score([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])   # 8
+
+Contestants use the contest's own three functions: ``p_startgame()``,
+``value, color = p_look()``, ``p_place(column)``. The 20th ``p_place`` ends
+the process from inside the library (C ``exit()``), which skips Python's own
+shutdown: this module flushes ``sys.stdout`` and ``sys.stderr`` before each
+``p_place`` so nothing printed is lost, but ``atexit`` handlers and
+``finally`` blocks do not run after the 20th placement.
+
+Cards use the contest encoding: value 1..6 = 9, 10, J, Q, K, A; color
+1..4 = spades, hearts, diamonds, clubs. Errors raise :class:`PokerError`
+carrying the library's code and message.
+
+The library is found, in order: ``$LIBPOKER`` (the file, or its folder);
+``libpoker.so`` next to this module; ``target/release`` then
+``target/debug`` of the source tree holding this module; the system's
+library path (``ctypes.util.find_library("poker")``).
+"""
+
+import ctypes
+import ctypes.util
+import os
+import secrets
+import sys
+
+__all__ = [
+    "PokerError", "Game", "hand_score", "version", "library_path",
+    "p_startgame", "p_look", "p_place",
+]
+
+# Codes from poker.h (tests check they match the header).
+OK = 0
+FINISHED = 1
+ERR_NULL = -1
+ERR_ARGUMENT = -2
+ERR_NOT_STARTED = -3
+ERR_STARTED_TWICE = -4
+ERR_LOOKED_TWICE = -5
+ERR_PLACE_WITHOUT_LOOK = -6
+ERR_COLUMN_OUT_OF_RANGE = -7
+ERR_UNBALANCED = -8
+ERR_LOOK_NULL = -9
+ERR_GAME_OVER = -10
+ERR_IN_PROGRESS = -11
+ERR_INTERNAL = -12
+
+
+class PokerError(Exception):
+    """A call failed; ``code`` is the library's code (``ERR_*``) and the
+    message the library's explanation."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_c_int_p = ctypes.POINTER(ctypes.c_int)
+_lib = None
+_path = None
+
+
+def _candidates():
+    env = os.environ.get("LIBPOKER")
+    if env:
+        yield os.path.join(env, "libpoker.so") if os.path.isdir(env) else env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "libpoker.so")
+    root = os.path.dirname(os.path.dirname(here))
+    for profile in ("release", "debug"):
+        yield os.path.join(root, "target", profile, "libpoker.so")
+    found = ctypes.util.find_library("poker")
+    if found:
+        yield found
+
+
+def _load():
+    global _lib, _path
+    if _lib is not None:
+        return _lib
+    tried = []
+    for path in _candidates():
+        tried.append(path)
+        if os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        _declare(lib)
+        _lib, _path = lib, path
+        return lib
+    raise OSError(
+        "libpoker.so not found (tried: %s); build it with `cargo build --release` "
+        "or set LIBPOKER to its path" % ", ".join(tried or ["nothing"]))
+
+
+def _declare(lib):
+    def fn(name, restype, *argtypes):
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = list(argtypes)
+
+    game_p = ctypes.c_void_p
+    fn("p_startgame", None)
+    fn("p_look", None, _c_int_p, _c_int_p)
+    fn("p_place", None, ctypes.c_int)
+    fn("poker_game_new", game_p, ctypes.c_uint64)
+    fn("poker_game_new_deck", game_p, _c_int_p, _c_int_p)
+    fn("poker_game_new_text", game_p, ctypes.c_char_p)
+    fn("poker_game_look", ctypes.c_int, game_p, _c_int_p, _c_int_p)
+    fn("poker_game_place", ctypes.c_int, game_p, ctypes.c_int)
+    fn("poker_game_score", ctypes.c_int, game_p, _c_int_p)
+    fn("poker_game_free", None, game_p)
+    fn("poker_game_error", ctypes.c_int, game_p, ctypes.c_char_p, ctypes.c_size_t)
+    fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t)
+    fn("poker_hand_score", ctypes.c_int, _c_int_p, _c_int_p)
+    fn("poker_version", ctypes.c_char_p)
+
+
+def library_path():
+    """The path of the loaded libpoker.so (loading it if needed)."""
+    _load()
+    return _path
+
+
+def version():
+    """The loaded library's version, e.g. ``"0.1.0"``."""
+    return _load().poker_version().decode()
+
+
+def _message(getter):
+    """Reads a message through a (buf, len) -> length function."""
+    buf = ctypes.create_string_buffer(512)
+    n = getter(buf, len(buf))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        getter(buf, len(buf))
+    return buf.value.decode("utf-8", "replace")
+
+
+def _last_error():
+    return _message(_load().poker_last_error)
+
+
+def _check(code):
+    if code < 0:
+        raise PokerError(code, _last_error())
+    return code
+
+
+def _card_arrays(cards, count, what):
+    cards = list(cards)
+    if len(cards) != count:
+        raise PokerError(ERR_ARGUMENT, "%s: expected %d cards, found %d" % (what, count, len(cards)))
+    values = (ctypes.c_int * count)()
+    colors = (ctypes.c_int * count)()
+    for i, card in enumerate(cards):
+        try:
+            values[i], colors[i] = (int(x) for x in card)
+        except (TypeError, ValueError):
+            raise PokerError(ERR_ARGUMENT, "%s: card %d is not a (value, color) pair: %r"
+                             % (what, i + 1, card)) from None
+    return values, colors
+
+
+def hand_score(cards):
+    """Contest points 0..8 of five cards as one column, each card a
+    ``(value, color)`` pair: straight flush 8, flush 7, four of a kind 6,
+    full house 5, straight 4, three of a kind 3, two pair 2, one pair 1,
+    nothing 0. Bad or repeated cards raise PokerError."""
+    values, colors = _card_arrays(cards, 5, "bad hand")
+    return _check(_load().poker_hand_score(values, colors))
+
+
+class Game:
+    """One contest game, already started: alternate :meth:`look` and
+    :meth:`place` 20 times, then :meth:`score`. A broken rule raises
+    PokerError and ends the game with 0 points, as in the contest.
+
+    ``Game(seed=n)``: the deck shuffled from ``n`` (the deck of
+    ``POKER_SEED=n``); ``Game(deck="9S TS ...")``: 24 card tokens;
+    ``Game(deck=[(value, color), ...])``: 24 coded cards; ``Game()``: a
+    random seed, kept in ``self.seed``."""
+
+    def __init__(self, seed=None, deck=None):
+        lib = _load()
+        self._lib = lib
+        self._handle = None
+        self.seed = None
+        if deck is None:
+            self.seed = secrets.randbits(64) if seed is None else int(seed)
+            if not 0 <= self.seed < 2 ** 64:
+                raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % self.seed)
+            handle = lib.poker_game_new(self.seed)
+        elif seed is not None:
+            raise PokerError(ERR_ARGUMENT, "give a seed or a deck, not both")
+        elif isinstance(deck, str):
+            handle = lib.poker_game_new_text(deck.encode())
+        else:
+            values, colors = _card_arrays(deck, 24, "bad deck")
+            handle = lib.poker_game_new_deck(values, colors)
+        if not handle:
+            raise PokerError(ERR_ARGUMENT, _last_error())
+        self._handle = handle
+
+    def _live(self):
+        if self._handle is None:
+            raise PokerError(ERR_NULL, "the game was closed")
+        return self._handle
+
+    def look(self):
+        """Turns the next card; returns ``(value, color)``."""
+        value, color = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib.poker_game_look(self._live(), ctypes.byref(value), ctypes.byref(color)))
+        return value.value, color.value
+
+    def place(self, column):
+        """Places the card just looked at in ``column`` 1..4; returns True
+        when that was the 20th placement."""
+        return _check(self._lib.poker_game_place(self._live(), int(column))) == FINISHED
+
+    def score(self):
+        """``(total, [points of columns 1..4])`` once the game is over (0 and
+        zeros after a broken rule); PokerError while it is in progress."""
+        columns = (ctypes.c_int * 4)()
+        total = _check(self._lib.poker_game_score(self._live(), columns))
+        return total, list(columns)
+
+    @property
+    def error(self):
+        """The first rule the game broke, as the library words it, or ''."""
+        handle = self._live()
+        return _message(lambda buf, n: self._lib.poker_game_error(handle, buf, n))
+
+    def close(self):
+        """Frees the game (also done by ``with`` and garbage collection)."""
+        if self._handle is not None:
+            self._lib.poker_game_free(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+# The contest's functions (POKER.H), for contestants written in Python.
+
+def p_startgame():
+    """Starts the game; call it once, before any other function."""
+    _load().p_startgame()
+
+
+def p_look():
+    """Turns the next card; returns ``(value, color)``."""
+    value, color = ctypes.c_int(), ctypes.c_int()
+    _load().p_look(ctypes.byref(value), ctypes.byref(color))
+    return value.value, color.value
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def p_place(column):
+    """Places the card just looked at in ``column`` 1..4. The 20th call ends
+    the process; Python's output is flushed first."""
+    lib = _load()
+    _flush()
+    lib.p_place(int(column))
