@@ -6,7 +6,6 @@
 #ifndef POKER_H
 #define POKER_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -34,6 +33,70 @@ extern "C" {
  Exit status when libpoker itself fails (a bug: please report it).
  */
 #define POKER_EXIT_INTERNAL 70
+
+/*
+ Success.
+ */
+#define FREECELL_OK 0
+
+/*
+ A required pointer argument was NULL.
+ */
+#define FREECELL_ERR_NULL -1
+
+/*
+ The deal number is outside 1..8589934591 (2^33 - 1): 0, negative and
+ larger numbers have no deal.
+ */
+#define FREECELL_ERR_RANGE -2
+
+/*
+ An unknown `format` value, or a negative buffer length.
+ */
+#define FREECELL_ERR_ARGUMENT -3
+
+/*
+ libpoker failed (a bug: please report it).
+ */
+#define FREECELL_ERR_INTERNAL -99
+
+/*
+ The first deal number.
+ */
+#define FREECELL_MIN_DEAL 1
+
+/*
+ The last deal number, 2^33 - 1 (FreeCell Pro's extension).
+ */
+#define FREECELL_MAX_DEAL 8589934591
+
+/*
+ `freecell_format` layout: fc-solve's board, one line per column (8
+ lines of 7,7,7,7,6,6,6,6 cards), deepest card first.
+ */
+#define FREECELL_LAYOUT_COLUMNS 0
+
+/*
+ `freecell_format` layout: the seed's 7 rows (six of 8 cards, then 4).
+ */
+#define FREECELL_LAYOUT_ROWS 1
+
+/*
+ `freecell_format` layout: the 52 cards in dealing order on one line.
+ */
+#define FREECELL_LAYOUT_ORDER 2
+
+/*
+ `freecell_format` flag, OR'ed into the layout: write ten as `10`
+ instead of `T`.
+ */
+#define FREECELL_TEN_AS_10 8
+
+/*
+ A buffer of this many bytes holds any deal in any format, with its
+ terminating NUL.
+ */
+#define FREECELL_TEXT_MAX 256
 
 /*
  Success.
@@ -110,6 +173,71 @@ extern "C" {
 #define POKER_ERR_INTERNAL -12
 
 /*
+ `poker_hand_category` result: none of the categories below.
+ */
+#define POKER_HAND_HIGH_CARD 0
+
+/*
+ `poker_hand_category` result: two cards of one rank.
+ */
+#define POKER_HAND_ONE_PAIR 1
+
+/*
+ `poker_hand_category` result: two pairs.
+ */
+#define POKER_HAND_TWO_PAIR 2
+
+/*
+ `poker_hand_category` result: three cards of one rank.
+ */
+#define POKER_HAND_THREE_OF_A_KIND 3
+
+/*
+ `poker_hand_category` result: five ranks in a row (A-2-3-4-5 counts).
+ */
+#define POKER_HAND_STRAIGHT 4
+
+/*
+ `poker_hand_category` result: five cards of one suit.
+ */
+#define POKER_HAND_FLUSH 5
+
+/*
+ `poker_hand_category` result: three of a kind and a pair.
+ */
+#define POKER_HAND_FULL_HOUSE 6
+
+/*
+ `poker_hand_category` result: four cards of one rank.
+ */
+#define POKER_HAND_FOUR_OF_A_KIND 7
+
+/*
+ `poker_hand_category` result: a straight of one suit.
+ */
+#define POKER_HAND_STRAIGHT_FLUSH 8
+
+/*
+ A required pointer argument was NULL.
+ */
+#define POKER_HAND_ERR_NULL -1
+
+/*
+ A card index above 51.
+ */
+#define POKER_HAND_ERR_CARD -2
+
+/*
+ The same card twice in one hand.
+ */
+#define POKER_HAND_ERR_DUPLICATE -3
+
+/*
+ libpoker failed (a bug: please report it).
+ */
+#define POKER_HAND_ERR_INTERNAL -99
+
+/*
  Major version of the libpoker this header belongs to (Cargo.toml).
  */
 #define POKER_VERSION_MAJOR 0
@@ -176,6 +304,55 @@ void p_look(int *value, int *color);
  hand and points, and a last line `total: N`.
  */
 void p_place(int column);
+
+/*
+ Deals Microsoft FreeCell game `deal_number` (seed 000, the Rosetta Code
+ "Deal cards for FreeCell" task; the ranges above 2^31 - 1 are FreeCell
+ Pro's, as pysol-cards and fc-solve deal them).
+
+ `deal_number`: 1..8589934591 (FREECELL_MIN_DEAL..FREECELL_MAX_DEAL).
+ 1..2147483647 are Microsoft's deals (1..32000 the classic ones).
+
+ `cards`: 52 writable bytes. On success `cards[k]` is the k-th card dealt,
+ which goes to column `k % 8` (0-based), row `k / 8`; columns 0-3 get 7
+ cards, 4-7 get 6, the first card of a column is the deepest. Each card is
+ Microsoft's index `rank * 4 + suit`: rank 0 = ace, 1 = deuce, ...,
+ 9 = ten, 10 = jack, 11 = queen, 12 = king; suit 0 = clubs, 1 = diamonds,
+ 2 = hearts, 3 = spades. So 0 = AC, 1 = AD, 4 = 2C, 51 = KS.
+
+ Returns FREECELL_OK (0); FREECELL_ERR_NULL if `cards` is NULL;
+ FREECELL_ERR_RANGE for a deal number outside 1..8589934591 (`cards` is
+ then left untouched).
+
+ # Safety
+ `cards` is NULL or points to 52 writable bytes.
+ */
+int freecell_deal(int64_t deal_number, unsigned char *cards);
+
+/*
+ Writes deal `deal_number` as text, snprintf-style.
+
+ `format`: FREECELL_LAYOUT_COLUMNS (fc-solve's board: 8 lines, one per
+ column, deepest card first; deal 1 starts "JD KD 2S 4C 3S 6D 6S"),
+ FREECELL_LAYOUT_ROWS (the seed's 7 rows; deal 1 starts
+ "JD 2D 9H JC 5D 7H 7C 5H") or FREECELL_LAYOUT_ORDER (one line, 52 cards
+ in dealing order), optionally OR'ed with FREECELL_TEN_AS_10. Cards are
+ rank (A 2-9 T J Q K) then suit (C D H S), separated by one space; every
+ line ends with '\n'.
+
+ `buf`, `len`: a buffer of `len` bytes. If `len` > 0, up to `len` - 1
+ bytes of the text are written, then a NUL. `buf` may be NULL only when
+ `len` is 0 (to ask for the length). FREECELL_TEXT_MAX bytes always suffice.
+
+ Returns the text's full length in bytes, without the NUL (the text was
+ cut short if this is >= `len`); FREECELL_ERR_RANGE for a deal number
+ outside 1..8589934591; FREECELL_ERR_NULL for a NULL `buf` with `len` > 0;
+ FREECELL_ERR_ARGUMENT for an unknown `format` or a negative `len`.
+
+ # Safety
+ `buf` is NULL or points to `len` writable bytes.
+ */
+int freecell_format(int64_t deal_number, int format, char *buf, int len);
 
 /*
  Creates a game over the 24-card deck shuffled from `seed`: the same deck
@@ -279,32 +456,36 @@ void poker_game_free(struct PokerGame *game);
 /*
  Writes the message of the first rule the game broke (one line such as
  `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
- `buf`, truncated to `len - 1` bytes and NUL-terminated; an empty string if
- no rule was broken (a call after a finished game is refused with
- `POKER_ERR_GAME_OVER` but breaks nothing: the score stays). `buf` may be NULL (or `len` 0) to ask for the length.
+ `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
+ then a NUL; `buf` may be NULL only when `len` is 0 (to ask for the
+ length). An empty string if no rule was broken (a call after a finished
+ game is refused with `POKER_ERR_GAME_OVER` but breaks nothing: the score
+ stays).
 
- Returns the message's full length in bytes (without the NUL), 0 when no
- rule was broken, or `POKER_ERR_NULL` for a NULL `game`.
+ Returns the message's full length in bytes (without the NUL; cut short
+ if this is >= `len`), 0 when no rule was broken, `POKER_ERR_NULL` for a
+ NULL `game` (or a NULL `buf` with `len` > 0), `POKER_ERR_ARGUMENT` for a
+ negative `len`.
 
  # Safety
  `game` is NULL or a live handle; `buf` is NULL or points to `len`
  writable bytes.
  */
-int poker_game_error(const struct PokerGame *game, char *buf, size_t len);
+int poker_game_error(const struct PokerGame *game, char *buf, int len);
 
 /*
  Writes the message of the last error that a `poker_game_*` or
  `poker_hand_score` call returned in this thread (each thread has its
- own), like `poker_game_error`: truncated to `len - 1` bytes,
- NUL-terminated, `buf` may be NULL to ask for the length.
+ own), into `buf` of `len` bytes like `poker_game_error`.
 
- Returns the message's full length in bytes, or 0 if no call of this
- thread failed yet. Successful calls do not clear it.
+ Returns the message's full length in bytes, 0 if no call of this thread
+ failed yet (successful calls do not clear it), or `POKER_ERR_ARGUMENT` /
+ `POKER_ERR_NULL` for a bad buffer as `poker_game_error`.
 
  # Safety
  `buf` is NULL or points to `len` writable bytes.
  */
-int poker_last_error(char *buf, size_t len);
+int poker_last_error(char *buf, int len);
 
 /*
  The contest points of five cards as one column (card order irrelevant):
@@ -322,6 +503,48 @@ int poker_last_error(char *buf, size_t len);
  Each pointer is NULL or points to 5 readable ints.
  */
 int poker_hand_score(const int *values, const int *colors);
+
+/*
+ Names the standard poker category of five cards from a 52-card deck
+ (the textbook case study's exercises, seed 003; the same code scores
+ the contest's columns).
+
+ `cards`: 5 card indices in any order, each `rank * 4 + suit` as
+ `freecell_deal` writes them (rank 0 = ace ... 12 = king; suit 0 = clubs,
+ 1 = diamonds, 2 = hearts, 3 = spades).
+
+ Returns POKER_HAND_HIGH_CARD (0) .. POKER_HAND_STRAIGHT_FLUSH (8), weakest
+ to strongest in standard poker order (a straight includes the wheel
+ A-2-3-4-5; aces do not wrap round otherwise); POKER_HAND_ERR_NULL if
+ `cards` is NULL; POKER_HAND_ERR_CARD for an index above 51;
+ POKER_HAND_ERR_DUPLICATE if a card repeats.
+
+ # Safety
+ `cards` is NULL or points to 5 readable bytes.
+ */
+int poker_hand_category(const unsigned char *cards);
+
+/*
+ The English name of a `poker_hand_category` result ("high card", "one
+ pair", ... "straight flush") as a static NUL-terminated string that the
+ caller must not free; NULL for any other value.
+ */
+const char *poker_hand_name(int category);
+
+/*
+ Shuffles a 52-card deck uniformly and reproducibly (Fisher-Yates driven
+ by ChaCha8 seeded with `seed`; the same seed gives the same order on
+ every machine, and as `poker shuffle --seed`).
+
+ `cards`: 52 writable bytes; on success `cards[k]` is the k-th card
+ dealt, as a card index (see `poker_hand_category`).
+
+ Returns 0, or POKER_HAND_ERR_NULL if `cards` is NULL.
+
+ # Safety
+ `cards` is NULL or points to 52 writable bytes.
+ */
+int poker_shuffle(uint64_t seed, unsigned char *cards);
 
 /*
  The version of the library actually loaded, e.g. `"0.1.0"` (a static

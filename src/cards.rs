@@ -147,6 +147,30 @@ impl Card {
     pub fn long_name(self) -> String {
         format!("{} of {}", self.rank.name(), self.suit.name())
     }
+
+    /// Microsoft FreeCell's card index 0..=51: `rank * 4 + suit` with the ace
+    /// low (A = 0, 2 = 1, ..., K = 12) and suits C, D, H, S. So 0 is the ace
+    /// of clubs and 51 the king of spades (seed 000). The C API uses it for
+    /// every card it passes as a number.
+    pub fn index(self) -> u8 {
+        let value = self.rank.value();
+        let rank = if value == 14 { 0 } else { value - 1 };
+        rank * 4 + self.suit as u8
+    }
+
+    /// The card with Microsoft index `index` (see [`Card::index`]), or `None`
+    /// for an index above 51.
+    pub fn from_index(index: u8) -> Option<Card> {
+        if index > 51 {
+            return None;
+        }
+        let rank = index / 4;
+        let value = if rank == 0 { 14 } else { rank + 1 };
+        Some(Card {
+            rank: Rank(value),
+            suit: Suit::ALL[usize::from(index % 4)],
+        })
+    }
 }
 
 impl fmt::Display for Card {
@@ -301,6 +325,27 @@ mod tests {
             "Deuce of Diamonds"
         );
         assert_eq!(Card::new(Rank::TEN, Suit::Clubs).token_with_ten(), "10C");
+    }
+
+    #[test]
+    fn microsoft_indices_follow_seed_000() {
+        // Seed 000: 0 = AC, 1 = AD, 2 = AH, 3 = AS, 4 = 2C, ..., 51 = KS.
+        for (index, token) in [
+            (0, "AC"),
+            (1, "AD"),
+            (3, "AS"),
+            (4, "2C"),
+            (37, "TD"),
+            (51, "KS"),
+        ] {
+            let card: Card = token.parse().unwrap();
+            assert_eq!(card.index(), index, "{token}");
+            assert_eq!(Card::from_index(index), Some(card));
+        }
+        assert_eq!(Card::from_index(52), None);
+        for i in 0..52 {
+            assert_eq!(Card::from_index(i).unwrap().index(), i);
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! contest ("Poker American", seed 001) gives them points in its own order,
 //! where a flush (7) outranks four of a kind (6): see [`Category::contest_points`].
 
-use crate::cards::Card;
+use crate::cards::{Card, CardError, parse_cards};
 use std::fmt;
 
 /// The category of a five-card hand, weakest first in standard poker order.
@@ -119,6 +119,17 @@ pub fn categorize(cards: &[Card; 5]) -> Category {
     }
 }
 
+/// Parses a five-card hand from the full 52-card deck: five distinct
+/// whitespace-separated tokens (`AS KS QS JS TS`, `10h`, any case). Bad
+/// tokens, duplicates and any other number of cards are errors.
+pub fn parse_hand(text: &str) -> Result<[Card; 5], CardError> {
+    let cards = parse_cards(text)?;
+    let found = cards.len();
+    cards
+        .try_into()
+        .map_err(|_| CardError::WrongCount { expected: 5, found })
+}
+
 /// Five distinct ranks in a row, bit `v` set for rank value `v`; the ace
 /// (bit 14) also counts low for the wheel A-2-3-4-5.
 fn is_straight(rank_bits: u16) -> bool {
@@ -154,6 +165,26 @@ mod tests {
         assert_eq!(category("AS KS QS JS 9H"), Category::HighCard);
         // Aces do not wrap round: Q-K-A-2-3 is no straight.
         assert_eq!(category("QS KH AD 2S 3C"), Category::HighCard);
+    }
+
+    #[test]
+    fn hands_parse_only_as_five_distinct_cards() {
+        assert!(parse_hand("as ks qs js 10s").is_ok());
+        assert_eq!(
+            parse_hand("AS KS QS JS"),
+            Err(CardError::WrongCount {
+                expected: 5,
+                found: 4
+            })
+        );
+        assert!(matches!(
+            parse_hand("AS KS QS JS AS"),
+            Err(CardError::Duplicate { .. })
+        ));
+        assert!(matches!(
+            parse_hand("AS KS QS JS 1S"),
+            Err(CardError::BadToken { position: 5, .. })
+        ));
     }
 
     #[test]

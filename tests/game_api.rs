@@ -48,7 +48,7 @@ fn c_program_builds_as_strict_c89() {
 fn last_error() -> String {
     let mut buf = [0 as c_char; 256];
     // SAFETY: a writable buffer of its length.
-    unsafe { poker_last_error(buf.as_mut_ptr(), buf.len()) };
+    unsafe { poker_last_error(buf.as_mut_ptr(), buf.len() as i32) };
     // SAFETY: poker_last_error NUL-terminates.
     unsafe { CStr::from_ptr(buf.as_ptr()) }
         .to_string_lossy()

@@ -121,8 +121,8 @@ def _declare(lib):
     fn("poker_game_place", ctypes.c_int, game_p, ctypes.c_int)
     fn("poker_game_score", ctypes.c_int, game_p, _c_int_p)
     fn("poker_game_free", None, game_p)
-    fn("poker_game_error", ctypes.c_int, game_p, ctypes.c_char_p, ctypes.c_size_t)
-    fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t)
+    fn("poker_game_error", ctypes.c_int, game_p, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
     fn("poker_hand_score", ctypes.c_int, _c_int_p, _c_int_p)
     fn("poker_version", ctypes.c_char_p)
 

@@ -79,10 +79,10 @@ impl Toolchain {
             .arg(format!("-I{}", self.work_dir.join("include").display()))
             .arg(format!("-L{}", lib.display()))
             .arg("-lpoker")
-            .arg(format!("-Wl,-rpath,{}", lib.display()))
-            // RPATH rather than RUNPATH, so an LD_LIBRARY_PATH naming
-            // another libpoker (cargo sets one) cannot override --lib-dir.
+            // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
+            // points at target/<profile>, where a stale libpoker.so may lie.
             .arg("-Wl,--disable-new-dtags")
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
             .arg("-lm")
             .output()
             .map_err(|e| format!("cannot run the C compiler `cc`: {e}"))?;

@@ -129,6 +129,35 @@ pub fn signal_name(signal: i32) -> String {
     format!("{name} ({signal})")
 }
 
+/// Plays `program` once on each deck, `jobs` games at a time (rayon), calling
+/// `on_game` after each; results come back in deck order. Used to measure a
+/// contestant on many random decks (`poker bench`).
+pub fn play_many(
+    program: &Path,
+    decks: &[ContestDeck],
+    time_limit: Duration,
+    jobs: usize,
+    on_game: impl Fn(&GameResult) + Sync,
+) -> std::io::Result<Vec<GameResult>> {
+    use rayon::prelude::*;
+    process::become_subreaper()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(std::io::Error::other)?;
+    Ok(pool.install(|| {
+        decks
+            .par_iter()
+            .enumerate()
+            .map(|(i, deck)| {
+                let game = play(program, deck, i + 1, time_limit);
+                on_game(&game);
+                game
+            })
+            .collect()
+    }))
+}
+
 /// Runs every contestant over every deck, one game at a time (so timing is
 /// fair), calling `on_game` after each game, and ranks the results.
 pub fn evaluate(

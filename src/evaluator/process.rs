@@ -5,8 +5,11 @@
 //! Linux only (pidfd_open, PR_SET_CHILD_SUBREAPER, /proc). The evaluator
 //! makes itself a child subreaper, so a contestant's descendants that
 //! daemonise (fork, setsid, parent exits) are re-parented to the evaluator
-//! instead of init and can still be found and killed. Run the evaluator in a
-//! process that starts no other children while a game is played.
+//! instead of init and can still be found and killed. Several games may run
+//! at once (`poker bench`): the main processes of running games are kept in
+//! a registry so that one game's clean-up never touches another game's
+//! contestant. Run the evaluator in a process that starts no other children
+//! while games are played.
 
 use crate::protocol::CHANNEL_ENV;
 use std::collections::HashSet;
@@ -15,7 +18,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
@@ -23,6 +26,16 @@ pub const CHANNEL_FD: RawFd = 3;
 
 /// How much of each output stream is kept for the report.
 pub const OUTPUT_CAP: usize = 16 * 1024;
+
+/// Main processes of the games in progress, and the lock that makes
+/// spawning and clean-up scans atomic with respect to each other.
+static ACTIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+fn active() -> MutexGuard<'static, Option<HashSet<i32>>> {
+    ACTIVE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// A running contestant.
 pub struct Running {
@@ -113,8 +126,13 @@ pub fn spawn(program: &Path, args: &[String]) -> std::io::Result<Running> {
             Ok(())
         });
     }
+    let mut registry = active();
     let children_before = children_of(std::process::id() as i32);
     let mut child = command.spawn()?;
+    registry
+        .get_or_insert_with(HashSet::new)
+        .insert(child.id() as i32);
+    drop(registry);
     drop(stub);
     let drains = [
         child.stdout.take().map(drain),
@@ -191,6 +209,9 @@ impl Running {
             }
         }
         kill_tree(self.pid(), &self.children_before);
+        if let Some(set) = active().as_mut() {
+            set.remove(&self.pid());
+        }
         let exit = match status {
             Some(s) => match (s.code(), s.signal()) {
                 (Some(code), _) => Exit::Code(code),
@@ -218,6 +239,9 @@ impl Running {
 fn kill_tree(root: i32, children_before: &HashSet<i32>) {
     let me = std::process::id() as i32;
     for _ in 0..200 {
+        let registry = active();
+        let other_game =
+            |pid: i32| pid != root && registry.as_ref().is_some_and(|s| s.contains(&pid));
         // SAFETY: kill with a negative pid signals the process group.
         unsafe { libc::kill(-root, libc::SIGKILL) };
         let table = process_table();
@@ -226,7 +250,12 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
         frontier.extend(
             table
                 .iter()
-                .filter(|p| p.ppid == me && p.pid != root && !children_before.contains(&p.pid))
+                .filter(|p| {
+                    p.ppid == me
+                        && p.pid != root
+                        && !children_before.contains(&p.pid)
+                        && !other_game(p.pid)
+                })
                 .map(|p| p.pid),
         );
         while let Some(pid) = frontier.pop() {
@@ -246,11 +275,17 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
         }
         // Reap zombies re-parented to us (never `root`: Child::wait owns it).
         for p in &table {
-            if p.ppid == me && p.zombie && p.pid != root && !children_before.contains(&p.pid) {
+            if p.ppid == me
+                && p.zombie
+                && p.pid != root
+                && !children_before.contains(&p.pid)
+                && !other_game(p.pid)
+            {
                 // SAFETY: waiting on a specific child pid.
                 unsafe { libc::waitpid(p.pid, std::ptr::null_mut(), libc::WNOHANG) };
             }
         }
+        drop(registry);
         if alive.is_empty() && victims.iter().all(|&v| v == root) {
             return;
         }

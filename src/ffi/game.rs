@@ -338,18 +338,21 @@ pub unsafe extern "C" fn poker_game_free(game: *mut PokerGame) {
     }
 }
 
-/// Copies a message into `buf` (truncated, always NUL-terminated when `len`
-/// is at least 1); returns the message's full length.
-fn copy_message(message: Option<&str>, buf: *mut c_char, len: usize) -> c_int {
-    let Some(message) = message else {
-        if !buf.is_null() && len > 0 {
-            // SAFETY: at least one writable byte, as the caller promises.
-            unsafe { *buf = 0 };
-        }
-        return 0;
+/// Copies a message into `buf` snprintf-style (truncated, NUL-terminated
+/// when `len` > 0); returns the message's full length, or an error code for
+/// a negative `len` or a NULL `buf` with `len` > 0.
+fn copy_message(message: Option<&str>, buf: *mut c_char, len: c_int) -> c_int {
+    let Ok(len) = usize::try_from(len) else {
+        return fail(
+            POKER_ERR_ARGUMENT,
+            format!("buffer length {len} is negative"),
+        );
     };
-    let bytes = message.as_bytes();
-    if !buf.is_null() && len > 0 {
+    if buf.is_null() && len > 0 {
+        return null("the buffer");
+    }
+    let bytes = message.unwrap_or("").as_bytes();
+    if len > 0 {
         let n = bytes.len().min(len - 1);
         // SAFETY: `len` writable bytes, as the caller promises; n < len.
         unsafe {
@@ -362,12 +365,16 @@ fn copy_message(message: Option<&str>, buf: *mut c_char, len: usize) -> c_int {
 
 /// Writes the message of the first rule the game broke (one line such as
 /// `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
-/// `buf`, truncated to `len - 1` bytes and NUL-terminated; an empty string if
-/// no rule was broken (a call after a finished game is refused with
-/// `POKER_ERR_GAME_OVER` but breaks nothing: the score stays). `buf` may be NULL (or `len` 0) to ask for the length.
+/// `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
+/// then a NUL; `buf` may be NULL only when `len` is 0 (to ask for the
+/// length). An empty string if no rule was broken (a call after a finished
+/// game is refused with `POKER_ERR_GAME_OVER` but breaks nothing: the score
+/// stays).
 ///
-/// Returns the message's full length in bytes (without the NUL), 0 when no
-/// rule was broken, or `POKER_ERR_NULL` for a NULL `game`.
+/// Returns the message's full length in bytes (without the NUL; cut short
+/// if this is >= `len`), 0 when no rule was broken, `POKER_ERR_NULL` for a
+/// NULL `game` (or a NULL `buf` with `len` > 0), `POKER_ERR_ARGUMENT` for a
+/// negative `len`.
 ///
 /// # Safety
 /// `game` is NULL or a live handle; `buf` is NULL or points to `len`
@@ -376,7 +383,7 @@ fn copy_message(message: Option<&str>, buf: *mut c_char, len: usize) -> c_int {
 pub unsafe extern "C" fn poker_game_error(
     game: *const PokerGame,
     buf: *mut c_char,
-    len: usize,
+    len: c_int,
 ) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
         // SAFETY: NULL or a live handle, as the caller promises.
@@ -390,18 +397,19 @@ pub unsafe extern "C" fn poker_game_error(
 
 /// Writes the message of the last error that a `poker_game_*` or
 /// `poker_hand_score` call returned in this thread (each thread has its
-/// own), like `poker_game_error`: truncated to `len - 1` bytes,
-/// NUL-terminated, `buf` may be NULL to ask for the length.
+/// own), into `buf` of `len` bytes like `poker_game_error`.
 ///
-/// Returns the message's full length in bytes, or 0 if no call of this
-/// thread failed yet. Successful calls do not clear it.
+/// Returns the message's full length in bytes, 0 if no call of this thread
+/// failed yet (successful calls do not clear it), or `POKER_ERR_ARGUMENT` /
+/// `POKER_ERR_NULL` for a bad buffer as `poker_game_error`.
 ///
 /// # Safety
 /// `buf` is NULL or points to `len` writable bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: usize) -> c_int {
+pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
-        LAST_ERROR.with(|last| copy_message(last.borrow().as_deref(), buf, len))
+        let message = LAST_ERROR.with(|last| last.borrow().clone());
+        copy_message(message.as_deref(), buf, len)
     })
 }
 

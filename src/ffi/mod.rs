@@ -5,7 +5,9 @@
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod contest;
+pub mod freecell;
 pub mod game;
+pub mod hand;
 pub mod version;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

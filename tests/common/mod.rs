@@ -53,11 +53,10 @@ pub fn compile_c_file(name: &str, src: &Path, flags: &[&str]) -> PathBuf {
         .arg(format!("-I{}", root().join("include").display()))
         .arg(format!("-L{}", lib.display()))
         .arg("-lpoker")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        // A plain RPATH, not RUNPATH: cargo test puts target/<profile> (where
-        // a stale libpoker.so can lie) first in LD_LIBRARY_PATH, which
-        // overrides a RUNPATH but not an RPATH.
+        // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
+        // points at target/<profile>, where a stale libpoker.so may lie.
         .arg("-Wl,--disable-new-dtags")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
         .output()
         .expect("run cc");
     assert!(

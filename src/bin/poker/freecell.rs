@@ -1,12 +1,216 @@
-//! `poker freecell` (not implemented yet).
+//! `poker freecell`: Microsoft FreeCell deals by number, and the reverse.
 
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use poker::cards::Card;
+use poker::freecell::{
+    self, Deal, DealNumber, Layout, MAX_DEAL, Tens, find_deals_with_progress, parse_board,
+};
+use serde::Serialize;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `poker freecell`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Deal numbers run from 1 to 8589934591 (2^33 - 1): 1..2147483647 are
+Microsoft's deals (1..32000 the classic ones, 1..1000000 since Windows XP),
+the rest FreeCell Pro's extension, as pysol-cards and fc-solve deal them.
+
+Examples:
+  poker freecell 1                 deal 1, one line per column (fc-solve board)
+  poker freecell 617 --rows        the 7 rows of 8 cards, as dealt
+  poker freecell 1..3 --json       deals 1, 2 and 3 as JSON, one object per line
+  poker freecell 1 | poker freecell --find
+                                   the number of the board on standard input")]
+pub struct Args {
+    /// Deal numbers (1..8589934591), or inclusive ranges A..B; several deals
+    /// print one after another, each after a `# deal N` line.
+    #[arg(value_name = "N|A..B", required_unless_present = "find")]
+    deals: Vec<String>,
+
+    /// Print the seed's layout: 7 rows (six of 8 cards, then 4) in dealing order.
+    #[arg(long, conflicts_with = "order")]
+    rows: bool,
+
+    /// Print the 52 cards in dealing order on one line.
+    #[arg(long)]
+    order: bool,
+
+    /// How to write a ten: `T` (TS) or `10` (10S).
+    #[arg(long, value_name = "T|10", default_value = "T", value_parser = ["T", "10"], ignore_case = true)]
+    tens: String,
+
+    /// Print JSON: one object per deal and line, with the deal's number, range,
+    /// columns, rows, dealing order and Microsoft card indices (0 = AC .. 51 = KS).
+    #[arg(long)]
+    json: bool,
+
+    /// Find the deal number of a board read from FILE (`-` or nothing:
+    /// standard input), searching all of 1..8589934591. The board may be
+    /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T or 10.
+    #[arg(
+        long,
+        value_name = "FILE|-",
+        num_args = 0..=1,
+        default_missing_value = "-",
+        conflicts_with_all = ["deals", "rows", "order", "tens"]
+    )]
+    find: Option<PathBuf>,
+}
 
 /// Runs `poker freecell`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("'poker freecell' is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.find {
+        return find(path, args.json);
+    }
+    let mut numbers: Vec<(u64, u64)> = Vec::new();
+    for arg in &args.deals {
+        numbers.push(parse_span(arg)?);
+    }
+    let layout = if args.rows {
+        Layout::Rows
+    } else if args.order {
+        Layout::Order
+    } else {
+        Layout::Columns
+    };
+    let tens = if args.tens == "10" {
+        Tens::Ten
+    } else {
+        Tens::T
+    };
+    let several = numbers.len() > 1 || numbers.iter().any(|(a, b)| a != b);
+    match print_deals(&numbers, layout, tens, args.json, several) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        other => other
+            .context("writing to standard output")
+            .map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// `N`, `A..B` or `A..=B` (both inclusive) as the first and last deal.
+fn parse_span(arg: &str) -> anyhow::Result<(u64, u64)> {
+    let number = |text: &str| -> anyhow::Result<u64> {
+        Ok(text
+            .parse::<DealNumber>()
+            .map_err(anyhow::Error::new)?
+            .get())
+    };
+    match arg.split_once("..") {
+        None => {
+            let n = number(arg)?;
+            Ok((n, n))
+        }
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (first, last) = (number(a)?, number(b)?);
+            if first > last {
+                bail!("range {arg}: the first deal must not be above the last");
+            }
+            Ok((first, last))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DealJson {
+    deal: u64,
+    range: &'static str,
+    columns: Vec<Vec<String>>,
+    rows: Vec<Vec<String>>,
+    order: Vec<String>,
+    indices: Vec<u8>,
+}
+
+fn print_deals(
+    spans: &[(u64, u64)],
+    layout: Layout,
+    tens: Tens,
+    json: bool,
+    several: bool,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let tokens = |cards: &[Card]| -> Vec<String> { cards.iter().map(|&c| tens.token(c)).collect() };
+    let mut first = true;
+    for &(a, b) in spans {
+        for n in a..=b {
+            let number = DealNumber::try_from(n).expect("spans hold valid deal numbers");
+            let deal = Deal::new(number);
+            if json {
+                let record = DealJson {
+                    deal: n,
+                    range: number.range().name(),
+                    columns: deal.columns().iter().map(|c| tokens(c)).collect(),
+                    rows: deal.rows().iter().map(|r| tokens(r)).collect(),
+                    order: tokens(&deal.cards()),
+                    indices: deal.indices().to_vec(),
+                };
+                serde_json::to_writer(&mut out, &record)?;
+                writeln!(out)?;
+            } else {
+                if several {
+                    if !first {
+                        writeln!(out)?;
+                    }
+                    writeln!(out, "# deal {n}")?;
+                }
+                out.write_all(deal.format(layout, tens).as_bytes())?;
+            }
+            first = false;
+        }
+    }
+    out.flush()
+}
+
+fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
+    let stdin = path.as_os_str() == "-";
+    let text = if stdin {
+        if io::stdin().is_terminal() {
+            eprintln!("poker: reading a board from standard input (end it with Ctrl-D)");
+        }
+        let mut text = String::new();
+        io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the board from standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("reading the board from {}", path.display()))?
+    };
+    let source = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let board = parse_board(&text).with_context(|| format!("board from {source}"))?;
+
+    let bar = ProgressBar::with_draw_target(Some(MAX_DEAL), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "searching deals {bar:40} {percent:>3}% {human_pos}/{human_len} ({elapsed}, about {eta} left)",
+        )
+        .expect("the template is valid"),
+    );
+    let found = find_deals_with_progress(&board, |n| bar.inc(n));
+    bar.finish_and_clear();
+
+    let numbers: Vec<u64> = found.iter().map(|n| n.get()).collect();
+    if json {
+        println!("{}", serde_json::json!({ "deals": numbers }));
+    } else {
+        for n in &numbers {
+            println!("{n}");
+        }
+    }
+    if numbers.is_empty() {
+        eprintln!(
+            "poker: no deal number in {}..{} deals this board",
+            freecell::MIN_DEAL,
+            MAX_DEAL
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,30 @@
-//! `poker hand` (not implemented yet).
+//! `poker hand`: name a five-card hand's category.
 
+use anyhow::Context;
+use poker::hand::{categorize, parse_hand};
 use std::process::ExitCode;
 
 /// Arguments of `poker hand`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Categories, strongest first: straight flush, four of a kind, full house,
+flush, straight (A-2-3-4-5 counts), three of a kind, two pair, one pair,
+high card.
+
+Examples:
+  poker hand \"AS KS QS JS TS\"      straight flush
+  poker hand 10h 10d 4c 4s 4h      full house")]
+pub struct Args {
+    /// Five distinct cards, as one quoted argument or five: a rank (2-9, T or
+    /// 10, J, Q, K, A) then a suit (C, D, H, S), any case.
+    #[arg(value_name = "CARDS", required = true)]
+    cards: Vec<String>,
+}
 
 /// Runs `poker hand`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("'poker hand' is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let text = args.cards.join(" ");
+    let hand = parse_hand(&text).with_context(|| format!("not a five-card hand: '{text}'"))?;
+    println!("{}", categorize(&hand));
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `poker`: the contest kit's command line.
 
+mod bench;
 mod camicia;
 mod decks;
 mod eval;
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Run contestants over the 10 fixed test decks (or --decks) and rank them.
     Eval(eval::Args),
+    /// Play one contestant on many random decks and print its statistics.
+    Bench(bench::Args),
     /// Deal contest decks into a deck file (e.g. secret decks for --decks).
     Decks(decks::Args),
     /// Print Microsoft FreeCell deals by number, or find a board's number.
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Decks(args) => decks::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Freecell(args) => freecell::run(args),
         Command::Shuffle(args) => shuffle::run(args),
         Command::Hand(args) => hand::run(args),

@@ -1,12 +1,64 @@
-//! `poker shuffle` (not implemented yet).
+//! `poker shuffle`: the textbook shuffle-and-deal of a 52-card deck.
 
+use poker::shuffle::ShuffledDeck;
+use serde::Serialize;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Arguments of `poker shuffle`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+The deck is shuffled by Fisher-Yates (every order equally likely) driven by
+ChaCha8 from the seed, so a seed deals the same cards on every machine.
+Without --seed a random seed is drawn and named on standard error.
+
+Example:
+  poker shuffle --seed 42          the 52 cards, two per line, \"Ace of Hearts\"")]
+pub struct Args {
+    /// Seed (0..18446744073709551615) to repeat a shuffle.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+
+    /// Print JSON: the seed and the cards in dealing order, as tokens (`QH`)
+    /// and names (`Queen of Hearts`).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct DeckJson {
+    seed: u64,
+    cards: Vec<String>,
+    names: Vec<String>,
+}
 
 /// Runs `poker shuffle`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("'poker shuffle' is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let deck = match args.seed {
+        Some(seed) => ShuffledDeck::new(seed),
+        None => {
+            let deck = ShuffledDeck::random();
+            eprintln!(
+                "poker: shuffled with seed {0} (repeat with --seed {0})",
+                deck.seed()
+            );
+            deck
+        }
+    };
+    let text = if args.json {
+        let record = DeckJson {
+            seed: deck.seed(),
+            cards: deck.cards().iter().map(|c| c.to_string()).collect(),
+            names: deck.cards().iter().map(|c| c.long_name()).collect(),
+        };
+        serde_json::to_string(&record)? + "\n"
+    } else {
+        deck.to_text()
+    };
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing to standard output"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }

@@ -1,0 +1,148 @@
+//! `poker bench`: one contestant over many random decks, with statistics.
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use poker::evaluator::{self, Status, Toolchain, decks};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Play one contestant on many random decks through the evaluator and print
+/// its mean score, standard deviation, standard error, min, max and time per
+/// game.
+///
+/// Deck i (1-based) is `ContestDeck::shuffled(SEED + i)`, so two contestants
+/// benchmarked with the same --seed play the same decks.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The contestant: an executable linked against libpoker, or a .c file.
+    #[arg(value_name = "CONTESTANT")]
+    contestant: PathBuf,
+
+    /// Number of games (random decks).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+
+    /// Base seed of the decks.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+
+    /// Games played at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Time limit per game, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    time_limit: f64,
+
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    json: bool,
+
+    /// Folder holding libpoker.so, to compile a .c contestant against.
+    #[arg(long, value_name = "DIR")]
+    lib_dir: Option<PathBuf>,
+}
+
+/// Mean, standard deviation and standard error of the mean.
+fn stats(values: &[f64]) -> (f64, f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = if values.len() > 1 {
+        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, var.sqrt(), (var / n).sqrt())
+}
+
+/// Runs `poker bench`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit <= 3600.0) {
+        bail!(
+            "--time-limit must be a number of seconds in (0, 3600], not {}",
+            args.time_limit
+        );
+    }
+    let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    if jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    let lib_dir = match args.lib_dir.clone().or_else(evaluator::default_lib_dir) {
+        Some(dir) => dir,
+        None => bail!("cannot find libpoker.so next to this program; build it or pass --lib-dir"),
+    };
+    let toolchain = Toolchain::new(lib_dir).context("cannot create a scratch folder")?;
+    let contestant = toolchain.prepare(&args.contestant);
+    let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
+    let deck_list = decks::generate(args.seed, args.games as usize);
+
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  eta {eta}")
+            .expect("valid progress template"),
+    );
+    let start = Instant::now();
+    let results = evaluator::play_many(
+        &program,
+        &deck_list,
+        Duration::from_secs_f64(args.time_limit),
+        jobs,
+        |_| bar.inc(1),
+    )
+    .context("cannot set up the evaluator")?;
+    let wall = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let _ = std::fs::remove_dir_all(&toolchain.work_dir);
+
+    let scores: Vec<f64> = results.iter().map(|r| f64::from(r.score)).collect();
+    let (mean, sd, se) = stats(&scores);
+    let min = results.iter().map(|r| r.score).min().unwrap_or(0);
+    let max = results.iter().map(|r| r.score).max().unwrap_or(0);
+    let game_seconds: Vec<f64> = results.iter().map(|r| r.seconds).collect();
+    let (mean_time, _, _) = stats(&game_seconds);
+    let failed: Vec<_> = results.iter().filter(|r| r.status != Status::Ok).collect();
+
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "contestant": contestant.name,
+                "games": args.games,
+                "seed": args.seed,
+                "mean": mean, "sd": sd, "stderr": se, "min": min, "max": max,
+                "seconds_per_game": mean_time,
+                "failed": failed.len(),
+            })
+        );
+    } else {
+        println!(
+            "contestant: {} ({})",
+            contestant.name,
+            args.contestant.display()
+        );
+        println!(
+            "games:      {} (decks ContestDeck::shuffled({} + i), {jobs} at a time, {wall:.1} s)",
+            args.games, args.seed
+        );
+        println!(
+            "score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}, min {min}, max {max}"
+        );
+        println!(
+            "time:       {:.2} ms per game (spawn to 20th placement)",
+            mean_time * 1000.0
+        );
+        println!("failed:     {} games", failed.len());
+        for r in failed.iter().take(5) {
+            println!(
+                "            deck {}: {} {}",
+                r.deck,
+                r.status.as_str(),
+                r.reason.as_deref().unwrap_or("")
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

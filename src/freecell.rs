@@ -1,1 +1,0 @@
-//! Microsoft FreeCell deals by number (seed 000); see `../shared/spec/freecell.md`.
