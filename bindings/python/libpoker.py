@@ -34,6 +34,7 @@ import sys
 __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
     "p_startgame", "p_look", "p_place",
+    "freecell_deal", "freecell_format", "card_token", "hand_category", "shuffle",
 ]
 
 # Codes from poker.h (tests check they match the header).
@@ -51,6 +52,24 @@ ERR_LOOK_NULL = -9
 ERR_GAME_OVER = -10
 ERR_IN_PROGRESS = -11
 ERR_INTERNAL = -12
+
+FREECELL_OK = 0
+FREECELL_ERR_NULL = -1
+FREECELL_ERR_RANGE = -2
+FREECELL_ERR_ARGUMENT = -3
+FREECELL_ERR_INTERNAL = -99
+FREECELL_MIN_DEAL = 1
+FREECELL_MAX_DEAL = 8589934591
+FREECELL_LAYOUT_COLUMNS = 0
+FREECELL_LAYOUT_ROWS = 1
+FREECELL_LAYOUT_ORDER = 2
+FREECELL_TEN_AS_10 = 8
+FREECELL_TEXT_MAX = 256
+
+POKER_HAND_ERR_NULL = -1
+POKER_HAND_ERR_CARD = -2
+POKER_HAND_ERR_DUPLICATE = -3
+POKER_HAND_ERR_INTERNAL = -99
 
 
 class PokerError(Exception):
@@ -125,6 +144,12 @@ def _declare(lib):
     fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
     fn("poker_hand_score", ctypes.c_int, _c_int_p, _c_int_p)
     fn("poker_version", ctypes.c_char_p)
+    bytes52 = ctypes.c_ubyte * 52
+    fn("freecell_deal", ctypes.c_int, ctypes.c_int64, bytes52)
+    fn("freecell_format", ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
+    fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
+    fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
 
 
 def library_path():
@@ -287,3 +312,87 @@ def p_place(column):
     lib = _load()
     _flush()
     lib.p_place(int(column))
+
+
+# FreeCell deals, 52-card hands and shuffles. Cards are Microsoft indices
+# rank * 4 + suit (rank 0 = ace ... 12 = king; suit 0 = clubs, 1 = diamonds,
+# 2 = hearts, 3 = spades), as freecell_deal writes them.
+
+def card_token(index):
+    """The token of a card index: 0 -> 'AC', 51 -> 'KS', ten as 'T'."""
+    if not 0 <= index < 52:
+        raise PokerError(FREECELL_ERR_ARGUMENT, "card index %d is outside 0..51" % index)
+    return "A23456789TJQK"[index // 4] + "CDHS"[index % 4]
+
+
+def _deal_range(deal_number):
+    return PokerError(FREECELL_ERR_RANGE, "deal number %d is outside %d..%d"
+                      % (deal_number, FREECELL_MIN_DEAL, FREECELL_MAX_DEAL))
+
+
+def freecell_deal(deal_number):
+    """Microsoft FreeCell deal ``deal_number`` (1..8589934591): the 52 card
+    indices in dealing order (card k goes to column k % 8)."""
+    deal_number = int(deal_number)
+    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
+        raise _deal_range(deal_number)
+    cards = (ctypes.c_ubyte * 52)()
+    code = _load().freecell_deal(deal_number, cards)
+    if code == FREECELL_ERR_RANGE:
+        raise _deal_range(deal_number)
+    if code != FREECELL_OK:
+        raise PokerError(code, "freecell_deal failed with code %d" % code)
+    return list(cards)
+
+
+_LAYOUTS = {"columns": FREECELL_LAYOUT_COLUMNS, "rows": FREECELL_LAYOUT_ROWS,
+            "order": FREECELL_LAYOUT_ORDER}
+
+
+def freecell_format(deal_number, layout="columns", ten_as_10=False):
+    """Deal ``deal_number`` as text: ``layout`` "columns" (fc-solve's 8
+    lines), "rows" (7 rows) or "order" (one line); ten as ``10`` if
+    ``ten_as_10``. Every line ends with a newline."""
+    deal_number = int(deal_number)
+    if layout not in _LAYOUTS:
+        raise PokerError(FREECELL_ERR_ARGUMENT, "layout %r is not one of %s"
+                         % (layout, ", ".join(sorted(_LAYOUTS))))
+    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
+        raise _deal_range(deal_number)
+    flags = _LAYOUTS[layout] | (FREECELL_TEN_AS_10 if ten_as_10 else 0)
+    buf = ctypes.create_string_buffer(FREECELL_TEXT_MAX)
+    code = _load().freecell_format(deal_number, flags, buf, len(buf))
+    if code < 0:
+        raise PokerError(code, "freecell_format failed with code %d" % code)
+    return buf.value.decode()
+
+
+def hand_category(cards):
+    """The standard poker category name of five card indices ("one pair",
+    ..., "straight flush"); bad or repeated cards raise PokerError."""
+    cards = [int(c) for c in cards]
+    if len(cards) != 5:
+        raise PokerError(POKER_HAND_ERR_CARD, "expected 5 cards, found %d" % len(cards))
+    if any(not 0 <= c <= 255 for c in cards):
+        raise PokerError(POKER_HAND_ERR_CARD, "card indices must be 0..51: %r" % (cards,))
+    code = _load().poker_hand_category((ctypes.c_ubyte * 5)(*cards))
+    if code == POKER_HAND_ERR_CARD:
+        raise PokerError(code, "card indices must be 0..51: %r" % (cards,))
+    if code == POKER_HAND_ERR_DUPLICATE:
+        raise PokerError(code, "a card appears more than once: %r" % (cards,))
+    if code < 0:
+        raise PokerError(code, "poker_hand_category failed with code %d" % code)
+    return _load().poker_hand_name(code).decode()
+
+
+def shuffle(seed):
+    """A 52-card deck shuffled reproducibly from ``seed`` (0..2**64-1), as
+    card indices in dealing order (the order of ``poker shuffle --seed``)."""
+    seed = int(seed)
+    if not 0 <= seed < 2 ** 64:
+        raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % seed)
+    cards = (ctypes.c_ubyte * 52)()
+    code = _load().poker_shuffle(seed, cards)
+    if code != 0:
+        raise PokerError(code, "poker_shuffle failed with code %d" % code)
+    return list(cards)
