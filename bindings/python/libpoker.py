@@ -21,8 +21,9 @@ carrying the library's code and message.
 
 The library is found, in order: ``$LIBPOKER`` (the file, or its folder);
 ``libpoker.so`` next to this module; ``target/release`` then
-``target/debug`` of the source tree holding this module; the system's
-library path (``ctypes.util.find_library("poker")``).
+``target/debug`` of the source tree holding this module; ``<prefix>/lib``
+when installed by ``make install`` (as ``<prefix>/share/libpoker/python``);
+the system's library path (``ctypes.util.find_library("poker")``).
 """
 
 import ctypes
@@ -97,6 +98,8 @@ def _candidates():
     root = os.path.dirname(os.path.dirname(here))
     for profile in ("release", "debug"):
         yield os.path.join(root, "target", profile, "libpoker.so")
+    # Installed by `make install`: <prefix>/share/libpoker/python -> <prefix>/lib
+    yield os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "lib", "libpoker.so")
     found = ctypes.util.find_library("poker")
     if found:
         yield found
