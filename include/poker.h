@@ -14,6 +14,42 @@ extern "C" {
 
 
 /*
+ Success.
+ */
+#define CAMICIA_OK 0
+
+/*
+ A required pointer was NULL.
+ */
+#define CAMICIA_ERR_NULL -1
+
+/*
+ A player string holds a token that is not a card (see `CamiciaError`).
+ */
+#define CAMICIA_ERR_TOKEN -2
+
+/*
+ A penalty array holds a value above 4.
+ */
+#define CAMICIA_ERR_PENALTY -3
+
+/*
+ libpoker failed inside (a bug: please report it).
+ */
+#define CAMICIA_ERR_INTERNAL -4
+
+/*
+ `CamiciaResult.status`: one player holds every card.
+ */
+#define CAMICIA_FINISHED 0
+
+/*
+ `CamiciaResult.status`: a round started in the same state as an earlier
+ round (penalty pattern of both decks and player to lead); it never ends.
+ */
+#define CAMICIA_LOOP 1
+
+/*
  Exit status of a contestant after a broken rule (message on stderr).
  */
 #define POKER_EXIT_VIOLATION 3
@@ -257,6 +293,105 @@ extern "C" {
  `poker_game_new_deck` and released by `poker_game_free`. Opaque to C.
  */
 typedef struct PokerGame PokerGame;
+
+/*
+ The outcome of a game, in exercism's terms.
+ */
+typedef struct CamiciaResult {
+  /*
+   `CAMICIA_FINISHED` (0) or `CAMICIA_LOOP` (1).
+   */
+  int status;
+  /*
+   Cards put on the pile (a failed attempt by a player with no cards is
+   not a card); for a loop, up to the start of the first repeated round.
+   */
+  uint64_t cards;
+  /*
+   Times the pile was collected, the last one included (likewise).
+   */
+  uint64_t tricks;
+} CamiciaResult;
+
+/*
+ Where a player string stopped parsing.
+ */
+typedef struct CamiciaError {
+  /*
+   0 = `player_a`, 1 = `player_b`; -1 when there was no token error.
+   */
+  int player;
+  /*
+   0-based number of the bad whitespace-separated token in that string.
+   */
+  uint64_t token;
+  /*
+   Byte offset of the bad token's first byte in that string.
+   */
+  uint64_t offset;
+} CamiciaError;
+
+/*
+ Simulates one game of Camicia and writes its outcome to `*out`.
+
+ `player_a`, `player_b`: NUL-terminated strings, each a player's deck, top
+ card first, as whitespace-separated tokens (case-insensitive): `2` .. `10`,
+ `T` (ten), `J`, `Q`, `K`, `A`, or `-` for "some number card"; several of
+ `-`, `J`, `Q`, `K`, `A` may be written together (`---K---Q-KQAJ--`), as
+ record deals are. Any deck lengths and rank counts. Player A plays first.
+ A player dealt no cards: if A has none, the game is finished with 0 cards
+ and 0 tricks; if only B has none, A plays one card and collects it
+ (finished, 1 card, 1 trick).
+
+ Rules (exercism "camicia", seed 002): J, Q, K, A make the opponent pay
+ 1, 2, 3, 4 cards; a payment card while paying turns the debt round; the
+ last payment card's player collects the pile; a player who must play with
+ no cards loses the pile; finished when one player holds every card after
+ a trick; a loop when a round starts in the state (penalty pattern of both
+ decks and player to lead) of an earlier round start, the deal being
+ round 1's start.
+
+ Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` if any pointer is NULL, or
+ `CAMICIA_ERR_TOKEN` for a token that is not a card (use
+ `camicia_simulate_ex` to learn where). `*out` is written only on success.
+
+ # Safety
+ Each non-NULL pointer must be valid: the strings NUL-terminated and
+ readable, `out` writable.
+ */
+int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaResult *out);
+
+/*
+ `camicia_simulate`, and on `CAMICIA_ERR_TOKEN` says where the bad token
+ is: `err->player` (0 = A, 1 = B), `err->token` (0-based token number) and
+ `err->offset` (byte offset in that string). `err` may be NULL; when it is
+ not, it is always written (`player` = -1 when there is no token error).
+
+ Returns the same codes as `camicia_simulate`.
+
+ # Safety
+ As `camicia_simulate`; `err`, if not NULL, must be writable.
+ */
+int camicia_simulate_ex(const char *player_a, const char *player_b, struct CamiciaResult *out, struct CamiciaError *err);
+
+/*
+ The fast entry, for callers who already hold the cards: each deck as an
+ array of penalties, top card first: 0 = number card, 1 = J, 2 = Q, 3 = K,
+ 4 = A. `a_len`, `b_len` are the decks' lengths in cards (`uint64_t`, so
+ the header needs only `<stdint.h>`); a pointer may be NULL only when its
+ length is 0. Same rules and outcome as `camicia_simulate`. Allocates
+ nothing after the first call of a size on a thread, and takes well under
+ a microsecond for a typical 52-card deal.
+
+ Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` (`out` NULL, or a NULL
+ array with a nonzero length) or `CAMICIA_ERR_PENALTY` (a value above 4).
+ `*out` is written only on success.
+
+ # Safety
+ A non-NULL array must hold its length's worth of readable bytes; `out`
+ must be writable.
+ */
+int camicia_simulate_penalties(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len, struct CamiciaResult *out);
 
 /*
  Starts the game. Call it once, before any other function of the module

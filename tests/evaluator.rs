@@ -27,15 +27,20 @@ fn eval(args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
 }
 
-/// A deck file holding the contest text's worked-example deck once.
+/// A deck file holding the contest text's worked-example deck once. Tests
+/// run in parallel: each writes its own copy and renames it into place, so
+/// no reader ever sees a half-written file.
 fn one_deck_file() -> PathBuf {
     let path = common::scratch("eval").join("one_deck.txt");
+    let tmp = path
+        .with_extension(format!("{:?}.tmp", std::thread::current().id()).replace(['(', ')'], ""));
     std::fs::write(
-        &path,
+        &tmp,
         "# the seed's worked example, row by row, then the 4 unused cards\n\
          JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH\n",
     )
     .unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
     path
 }
 

@@ -2,44 +2,14 @@
 //! (tests/data/freecell/deal_check.c) compiled with strict warnings against
 //! the committed include/poker.h and linked with the freshly built libpoker.
 
+mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
 /// Compiles and links the C program; returns its path.
 fn build_c_program() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // `cargo test` leaves the fresh libpoker.so next to the test binary
-    // (target/<profile>/deps), see shared/notes/ffi-findings.md.
-    let lib_dir = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("freecell_deal_check");
-    let compiler = cc::Build::new()
-        .target(env!("POKER_BUILD_TARGET"))
-        .host(env!("POKER_BUILD_HOST"))
-        .opt_level(0)
-        .cargo_metadata(false)
-        .get_compiler();
-    let status = compiler
-        .to_command()
-        .args(["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"])
-        .arg("-I")
-        .arg(manifest.join("include"))
-        .arg(manifest.join("tests/data/freecell/deal_check.c"))
-        .arg("-o")
-        .arg(&out)
-        .arg(format!("-L{}", lib_dir.display()))
-        .arg("-lpoker")
-        // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
-        // points at target/<profile>, where a stale libpoker.so may lie.
-        .arg("-Wl,--disable-new-dtags")
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-        .status()
-        .expect("a C compiler runs");
-    assert!(status.success(), "the C program compiles and links");
-    out
+    let src = common::root().join("tests/data/freecell/deal_check.c");
+    common::compile_c_file("freecell_deal_check", &src, &["-std=c99"])
 }
 
 #[test]

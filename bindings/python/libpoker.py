@@ -36,6 +36,7 @@ __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
     "p_startgame", "p_look", "p_place",
     "freecell_deal", "freecell_format", "card_token", "hand_category", "shuffle",
+    "camicia_simulate",
 ]
 
 # Codes from poker.h (tests check they match the header).
@@ -67,6 +68,14 @@ FREECELL_LAYOUT_ORDER = 2
 FREECELL_TEN_AS_10 = 8
 FREECELL_TEXT_MAX = 256
 
+CAMICIA_OK = 0
+CAMICIA_ERR_NULL = -1
+CAMICIA_ERR_TOKEN = -2
+CAMICIA_ERR_PENALTY = -3
+CAMICIA_ERR_INTERNAL = -4
+CAMICIA_FINISHED = 0
+CAMICIA_LOOP = 1
+
 POKER_HAND_ERR_NULL = -1
 POKER_HAND_ERR_CARD = -2
 POKER_HAND_ERR_DUPLICATE = -3
@@ -84,6 +93,14 @@ class PokerError(Exception):
 
 
 _c_int_p = ctypes.POINTER(ctypes.c_int)
+
+
+class _CamiciaResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("cards", ctypes.c_uint64), ("tricks", ctypes.c_uint64)]
+
+
+class _CamiciaError(ctypes.Structure):
+    _fields_ = [("player", ctypes.c_int), ("token", ctypes.c_uint64), ("offset", ctypes.c_uint64)]
 _lib = None
 _path = None
 
@@ -153,6 +170,8 @@ def _declare(lib):
     fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
     fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
+    fn("camicia_simulate_ex", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+       ctypes.POINTER(_CamiciaResult), ctypes.POINTER(_CamiciaError))
 
 
 def library_path():
@@ -399,3 +418,24 @@ def shuffle(seed):
     if code != 0:
         raise PokerError(code, "poker_shuffle failed with code %d" % code)
     return list(cards)
+
+
+def camicia_simulate(player_a, player_b):
+    """One game of Camicia (Beggar-My-Neighbour, exercism's rules); each
+    player's deck top card first, as a string (``"2 A 7 8 Q 10"``,
+    ``"---K---Q-KQAJ--"``) or a list of tokens (``["2", "A"]``). Returns
+    ``{"status": "finished" or "loop", "cards": n, "tricks": n}``; a bad
+    token raises PokerError naming it."""
+    decks = [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
+    out, err = _CamiciaResult(), _CamiciaError()
+    code = _load().camicia_simulate_ex(decks[0].encode(), decks[1].encode(),
+                                       ctypes.byref(out), ctypes.byref(err))
+    if code == CAMICIA_ERR_TOKEN:
+        tokens = decks[err.player].split() if err.player in (0, 1) else []
+        bad = tokens[err.token] if err.token < len(tokens) else "?"
+        raise PokerError(code, "player %s, token %d: %r is not a card (2..10, T, J, Q, K, A or -)"
+                         % ("ab"[err.player] if err.player in (0, 1) else "?", err.token + 1, bad))
+    if code != CAMICIA_OK:
+        raise PokerError(code, "camicia_simulate failed with code %d" % code)
+    status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
+    return {"status": status, "cards": out.cards, "tricks": out.tricks}

@@ -1,1 +1,119 @@
-//! Camicia (Beggar-My-Neighbour) simulation and search (seed 002).
+//! Camicia, a Beggar-My-Neighbour variant (seed 002, the exercism exercise
+//! "camicia"): exact simulation with loop detection, deal numbering, and a
+//! fast search for record games.
+//!
+//! # Rules (exercism)
+//! - Two players, A and B, each hold a deck, top card first. **A plays first.**
+//! - Players alternately put their top card on a central pile. After a number
+//!   card (2..10) the turn passes to the other player.
+//! - A payment card makes the opponent pay: J 1 card, Q 2, K 3, A 4. The
+//!   payer plays that many cards one at a time; if one of them is a payment
+//!   card, the payment stops and the other player now owes that card's
+//!   penalty (it replaces the old debt).
+//! - If the debt is paid in full with number cards, the player who laid the
+//!   last payment card collects the pile under their deck (first played
+//!   goes first) and starts the next round.
+//! - If a player must play (paying or on their turn) but has no cards, the
+//!   other player collects the pile.
+//! - Each collection is a **trick**. If after a trick one player holds every
+//!   card, the game is **finished**.
+//! - The game is a **loop** as soon as a round starts in the same state as an
+//!   earlier round start: the same penalty pattern in both decks (number
+//!   cards all alike) and the same player to lead. The initial deal is the
+//!   start of round 1.
+//!
+//! # Counting
+//! `cards` counts cards put on the pile (a failed attempt by a player with
+//! no cards is not a card); `tricks` counts collections, the last included.
+//! For a loop both are counted up to the start of the first repeated round.
+//!
+//! # Empty decks
+//! If A is dealt no cards, A cannot play the first card and B already holds
+//! every card: the game is finished with 0 cards and 0 tricks (there is no
+//! pile to collect). If only B is dealt no cards, A plays one card, B cannot
+//! answer, and A collects it: finished, 1 card, 1 trick.
+//!
+//! # Entry points
+//! - [`simulate`] / [`simulate_str`]: one game from cards or from text.
+//! - [`Simulator`]: the fast engine over penalties (0 = number card, 1..4 =
+//!   J, Q, K, A), reusable without allocation for many games.
+//! - [`reference`](mod@reference): the card-by-card reference simulator and `--trace` table.
+//! - [`index`]: the 52-card deal numbering (rank and unrank).
+//! - [`search`]: scanning index ranges and random deals for long games.
+
+mod card;
+mod fast;
+pub mod index;
+pub mod reference;
+pub mod search;
+
+pub use card::{Card, ParseError, Player, notation, parse_deck, parse_deck_bytes, penalties};
+pub use fast::{PenaltyError, Simulator};
+pub use index::{DEAL_COUNT, Deal, DealError};
+
+use std::fmt;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// One player holds every card.
+    Finished,
+    /// A round started in the same state as an earlier round: it never ends.
+    Loop,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Finished => "finished",
+            Status::Loop => "loop",
+        })
+    }
+}
+
+/// The result of a game: exercism's `status`, `cards` and `tricks`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Finished or loop.
+    pub status: Status,
+    /// Cards put on the pile during the game (up to the first repeated
+    /// round start, for a loop).
+    pub cards: u64,
+    /// Times the pile was collected (likewise).
+    pub tricks: u64,
+}
+
+impl Outcome {
+    /// An outcome from its three parts.
+    pub fn new(status: Status, cards: u64, tricks: u64) -> Outcome {
+        Outcome {
+            status,
+            cards,
+            tricks,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `finished, 13 cards, 1 trick(s)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, {} cards, {} tricks",
+            self.status, self.cards, self.tricks
+        )
+    }
+}
+
+/// Simulates the game of `a` against `b` (top cards first; A plays first)
+/// with the fast engine. Any deck lengths and rank counts work.
+pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
+    Simulator::new().run_unchecked(&penalties(a), &penalties(b))
+}
+
+/// Parses both decks (see [`parse_deck`]) and simulates the game.
+pub fn simulate_str(a: &str, b: &str) -> Result<Outcome, ParseError> {
+    let a = parse_deck(a, Player::A)?;
+    let b = parse_deck(b, Player::B)?;
+    Ok(simulate(&a, &b))
+}

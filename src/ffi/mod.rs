@@ -4,6 +4,7 @@
 //!
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
+pub mod camicia;
 pub mod contest;
 pub mod freecell;
 pub mod game;

@@ -172,7 +172,7 @@ class Header(unittest.TestCase):
         checked = 0
         for name, value in defines.items():
             py = name[len("POKER_"):] if name.startswith("POKER_") else name
-            if py.startswith(("ERR_", "OK", "FINISHED", "FREECELL_", "HAND_ERR_")):
+            if py.startswith(("ERR_", "OK", "FINISHED", "FREECELL_", "HAND_ERR_", "CAMICIA_")):
                 attr = "POKER_" + py if py.startswith("HAND_") else py
                 self.assertEqual(getattr(libpoker, attr), value, name)
                 checked += 1
@@ -222,6 +222,40 @@ class FreeCellVectors(unittest.TestCase):
         self.assertEqual(with_10.replace("10", "T"), libpoker.freecell_format(1, "order"))
         with self.assertRaises(PokerError):
             libpoker.freecell_format(1, "diagonal")
+
+
+class CamiciaVectors(unittest.TestCase):
+    """tests/data/camicia: exercism's canonical data, known pitfalls of other
+    implementations and published record deals (see its README.md)."""
+
+    def load(self, name):
+        import json
+        with open(os.path.join(os.environ["POKER_VECTORS"], "camicia", name)) as f:
+            return json.load(f)
+
+    def test_canonical_cases(self):
+        cases = self.load("canonical.json")["cases"]
+        for case in cases:
+            got = libpoker.camicia_simulate(case["input"]["playerA"], case["input"]["playerB"])
+            self.assertEqual(got, case["expected"], case["description"])
+        self.assertEqual(len(cases), 28)
+
+    def test_pitfalls(self):
+        for case in self.load("pitfalls.json"):
+            got = libpoker.camicia_simulate(case["playerA"], case["playerB"])
+            self.assertEqual(got, case["expected"], case["id"])
+
+    def test_record_deals(self):
+        for record in self.load("records.json")["records"]:
+            got = libpoker.camicia_simulate(record["a"], record["b"])
+            want = {k: record[k] for k in ("status", "cards", "tricks")}
+            self.assertEqual(got, want, record.get("finder"))
+
+    def test_a_bad_token_is_named(self):
+        with self.assertRaises(PokerError) as caught:
+            libpoker.camicia_simulate("2 3", "4 Z")
+        self.assertEqual(caught.exception.code, libpoker.CAMICIA_ERR_TOKEN)
+        self.assertIn("player b, token 2: 'Z'", str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 //! `poker bench`: one contestant over many random decks, with statistics.
 
+use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::{self, Status, Toolchain, decks};
+use poker::evaluator::{self, Status, decks};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Play one contestant on many random decks through the evaluator and print
 /// its mean score, standard deviation, standard error, min, max and time per
@@ -33,17 +34,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
 
-    /// Time limit per game, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    time_limit: f64,
-
     /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
 
-    /// Folder holding libpoker.so, to compile a .c contestant against.
-    #[arg(long, value_name = "DIR")]
-    lib_dir: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 /// Mean, standard deviation and standard error of the mean.
@@ -60,21 +56,12 @@ fn stats(values: &[f64]) -> (f64, f64, f64) {
 
 /// Runs `poker bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit <= 3600.0) {
-        bail!(
-            "--time-limit must be a number of seconds in (0, 3600], not {}",
-            args.time_limit
-        );
-    }
+    let time_limit = args.run.time_limit()?;
     let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
     if jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    let lib_dir = match args.lib_dir.clone().or_else(evaluator::default_lib_dir) {
-        Some(dir) => dir,
-        None => bail!("cannot find libpoker.so next to this program; build it or pass --lib-dir"),
-    };
-    let toolchain = Toolchain::new(lib_dir).context("cannot create a scratch folder")?;
+    let toolchain = args.run.toolchain()?;
     let contestant = toolchain.prepare(&args.contestant);
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
     let deck_list = decks::generate(args.seed, args.games as usize);
@@ -85,14 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .expect("valid progress template"),
     );
     let start = Instant::now();
-    let results = evaluator::play_many(
-        &program,
-        &deck_list,
-        Duration::from_secs_f64(args.time_limit),
-        jobs,
-        |_| bar.inc(1),
-    )
-    .context("cannot set up the evaluator")?;
+    let results = evaluator::play_many(&program, &deck_list, time_limit, jobs, |_| bar.inc(1))
+        .context("cannot set up the evaluator")?;
     let wall = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&toolchain.work_dir);

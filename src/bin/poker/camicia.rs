@@ -1,12 +1,359 @@
-//! `poker camicia` (not implemented yet).
+//! `poker camicia`: simulate a Camicia (Beggar-My-Neighbour) game, search
+//! many deals for long ones, and convert between deals and their indices.
 
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use poker::camicia::search::{self, Game, Report};
+use poker::camicia::{
+    self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties, reference,
+};
+use rayon::prelude::*;
+use serde_json::json;
 use std::process::ExitCode;
+use std::time::Instant;
+
+const AFTER_HELP: &str = "\
+Decks are written top card first, one argument per player, as tokens
+2..10, T, J, Q, K, A (case-insensitive) or with - for any number card,
+several written together: poker camicia ---K---Q-KQAJ-----AAJ--J-- ----------Q----KQ-J-----KA
+A plays first. Rules and counting are exercism's \"camicia\" (see docs/camicia.md).
+
+Examples:
+  poker camicia '2 A 7 8 Q 10' '3 4 5 6 K 9 J'
+  poker camicia --trace 'J 2 3' '4 J 5'
+  poker camicia search --count 10000000 --top 5
+  poker camicia search --range 447247122283566119000..447247122283566120000 --json
+  poker camicia index ---AJ--Q---------QAKQJJ-QK -----A----KJ-K--------A---
+  poker camicia deal 447247122283566119055";
 
 /// Arguments of `poker camicia`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = AFTER_HELP
+)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Simulate many 52-card deals (random or an index range) and report the
+    /// longest games and every loop.
+    Search(SearchArgs),
+    /// Print the index of a 52-card deal (26 cards each, 4 of each J, Q, K, A).
+    Index(IndexArgs),
+    /// Print the 52-card deal with this index, as `A B` in - notation.
+    Deal(DealArgs),
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Player A's deck, top card first (A plays first).
+    #[arg(allow_hyphen_values = true, required = true)]
+    a: Option<String>,
+    /// Player B's deck, top card first.
+    #[arg(allow_hyphen_values = true, required = true)]
+    b: Option<String>,
+    /// Print one JSON object: {"status", "cards", "tricks"}.
+    #[arg(long)]
+    json: bool,
+    /// Print the game round by round: the decks and pile after every card,
+    /// and who owes how many cards.
+    #[arg(long, conflicts_with = "json")]
+    trace: bool,
+}
+
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// Simulate every deal with index START <= i < END (decimal, up to
+    /// 653534134886878245000); a self-contained work unit.
+    #[arg(long, value_name = "START..END", conflicts_with = "count")]
+    range: Option<String>,
+    /// Simulate this many uniformly random deals.
+    #[arg(long, default_value_t = 1_000_000)]
+    count: u64,
+    /// Seed of the random deals (ChaCha8); the same seed gives the same
+    /// deals and results on any number of threads.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// How many of the longest finished games to print.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Print JSON lines (one per loop, per best game, and a summary) instead
+    /// of text.
+    #[arg(long)]
+    json: bool,
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(clap::Args)]
+struct IndexArgs {
+    /// Player A's 26 cards.
+    #[arg(allow_hyphen_values = true)]
+    a: String,
+    /// Player B's 26 cards.
+    #[arg(allow_hyphen_values = true)]
+    b: String,
+}
+
+#[derive(clap::Args)]
+struct DealArgs {
+    /// The deal's index, 0 ..= 653534134886878244999.
+    index: u128,
+}
 
 /// Runs `poker camicia`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("'poker camicia' is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Some(Command::Search(s)) => search(s),
+        Some(Command::Index(i)) => {
+            let (a, b) = (parse_deck(&i.a, Player::A)?, parse_deck(&i.b, Player::B)?);
+            let deal = Deal::new(&penalties(&a), &penalties(&b))?;
+            println!("{}", deal.rank());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Deal(d)) => {
+            let Some(deal) = Deal::unrank(d.index) else {
+                bail!("deal indices go up to {}", DEAL_COUNT - 1);
+            };
+            println!("{deal}");
+            Ok(ExitCode::SUCCESS)
+        }
+        None => play(args.play),
+    }
+}
+
+fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let a = parse_deck(args.a.as_deref().unwrap_or(""), Player::A)?;
+    let b = parse_deck(args.b.as_deref().unwrap_or(""), Player::B)?;
+    if args.trace {
+        print_trace(&a, &b);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let outcome = camicia::simulate(&a, &b);
+    if args.json {
+        println!(
+            "{}",
+            json!({"status": outcome.status.to_string(), "cards": outcome.cards, "tricks": outcome.tricks})
+        );
+    } else {
+        println!("status: {}", outcome.status);
+        println!("cards: {}", outcome.cards);
+        println!("tricks: {}", outcome.tricks);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_trace(a: &[Card], b: &[Card]) {
+    let trace = reference::trace(a, b);
+    let cards = |cs: &[Card]| {
+        if cs.is_empty() {
+            "(none)".to_string()
+        } else {
+            cs.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
+        }
+    };
+    println!("| round | player A | player B | pile | owed |");
+    println!("|---|---|---|---|---|");
+    for row in &trace.rows {
+        let owed = match row.owed {
+            Some((player, n)) => format!("player {player}: {n}"),
+            None => "-".to_string(),
+        };
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            row.round,
+            cards(&row.a),
+            cards(&row.b),
+            cards(&row.pile),
+            owed
+        );
+    }
+    if let Some((round, first)) = trace.repeat {
+        println!("round {round} starts like round {first} (number cards alike): a loop");
+    }
+    let o = trace.outcome;
+    println!(
+        "status: {}, cards: {}, tricks: {}",
+        o.status, o.cards, o.tricks
+    );
+}
+
+/// Deals per work block: a block is the unit handed to a thread.
+const BLOCK: u64 = 1 << 14;
+
+enum Work {
+    Range { start: u128, end: u128 },
+    Random { seed: u64, count: u64 },
+}
+
+impl Work {
+    fn deals(&self) -> u128 {
+        match *self {
+            Work::Range { start, end } => end - start,
+            Work::Random { count, .. } => u128::from(count),
+        }
+    }
+
+    fn block(&self, sim: &mut Simulator, i: u64, top: usize) -> Report {
+        let first = u128::from(i) * u128::from(BLOCK);
+        let count = (self.deals() - first).min(u128::from(BLOCK)) as u64;
+        match *self {
+            Work::Range { start, .. } => search::scan_range(sim, start + first, count, top),
+            Work::Random { seed, .. } => search::scan_random(sim, seed, i, count, top),
+        }
+    }
+}
+
+fn parse_range(text: &str) -> anyhow::Result<(u128, u128)> {
+    let (s, e) = text
+        .split_once("..")
+        .context("--range is START..END, e.g. 0..1000000")?;
+    let start: u128 = s.trim().parse().context("START is a decimal index")?;
+    let end: u128 = e.trim().parse().context("END is a decimal index")?;
+    if start >= end || end > DEAL_COUNT {
+        bail!("--range needs START < END <= {DEAL_COUNT}");
+    }
+    Ok((start, end))
+}
+
+fn cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+fn game_json(kind: &str, game: &Game) -> serde_json::Value {
+    json!({
+        "kind": kind,
+        "index": game.index.to_string(),
+        "a": notation(game.deal.a()),
+        "b": notation(game.deal.b()),
+        "status": game.outcome.status.to_string(),
+        "cards": game.outcome.cards,
+        "tricks": game.outcome.tricks,
+    })
+}
+
+fn game_line(game: &Game) -> String {
+    format!(
+        "index {:>21}  cards {:>5}  tricks {:>4}  {}",
+        game.index, game.outcome.cards, game.outcome.tricks, game.deal
+    )
+}
+
+fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
+    let work = match &args.range {
+        Some(r) => {
+            let (start, end) = parse_range(r)?;
+            Work::Range { start, end }
+        }
+        None => Work::Random {
+            seed: args.seed,
+            count: args.count,
+        },
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let total = work.deals();
+    let blocks = total.div_ceil(u128::from(BLOCK));
+    let blocks = u64::try_from(blocks).context("range too long")?;
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(u64::try_from(total).unwrap_or(u64::MAX))
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} deals, {per_sec}, eta {eta}",
+        )
+        .expect("valid template"),
+    );
+    let (wall, cpu) = (Instant::now(), cpu_seconds());
+    let mut report = Report::new(args.top);
+    // Blocks go out in batches so loops print in index order as they come
+    // and any range length works.
+    let batch = (threads as u64 * 16).max(1);
+    let mut next = 0u64;
+    while next < blocks {
+        let end = (next + batch).min(blocks);
+        let reports: Vec<Report> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map_init(Simulator::new, |sim, i| {
+                    let r = work.block(sim, i, args.top);
+                    bar.inc(r.deals);
+                    r
+                })
+                .collect()
+        });
+        for r in reports {
+            for game in &r.loops {
+                bar.suspend(|| {
+                    if args.json {
+                        println!("{}", game_json("loop", game));
+                    } else {
+                        println!("loop  {}", game_line(game));
+                    }
+                });
+            }
+            report.merge(r);
+        }
+        next = end;
+    }
+    bar.finish_and_clear();
+    let seconds = wall.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu;
+    let rate = report.deals as f64 / seconds;
+    let cpu_rate = report.deals as f64 / cpu;
+    let mode = match work {
+        Work::Range { start, end } => format!("range {start}..{end}"),
+        Work::Random { seed, .. } => format!("random, seed {seed}"),
+    };
+    if args.json {
+        for (i, game) in report.best.iter().enumerate() {
+            let mut v = game_json("best", game);
+            v["rank"] = json!(i + 1);
+            println!("{v}");
+        }
+        println!(
+            "{}",
+            json!({
+                "kind": "summary", "mode": mode, "deals": report.deals,
+                "loops": report.loops.len(), "threads": threads,
+                "seconds": seconds, "deals_per_second": rate,
+                "deals_per_cpu_second": cpu_rate,
+            })
+        );
+    } else {
+        println!("longest finished games:");
+        for (i, game) in report.best.iter().enumerate() {
+            println!("{:>3}. {}", i + 1, game_line(game));
+        }
+        println!(
+            "{} deals ({mode}) in {seconds:.2} s on {threads} thread(s): {rate:.0} deals/s, \
+             {cpu_rate:.0} deals per CPU-second; {} loop(s)",
+            report.deals,
+            report.loops.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,12 @@
 //! `poker eval`: contestants over the fixed test decks, scored and ranked.
 
+use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::{self, ContestantResult, Toolchain, decks};
+use poker::evaluator::{self, ContestantResult, decks};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Run contestants over the contest's 10 fixed test decks and rank them.
 ///
@@ -32,30 +32,17 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,
 
-    /// Time limit per game, in seconds (the contest's is 5).
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    time_limit: f64,
-
     /// Print the results as JSON instead of tables.
     #[arg(long)]
     json: bool,
 
-    /// Folder holding libpoker.so, to build .c and .pas contestants against
-    /// (and for .py contestants to load).
-    /// Default: next to this program.
-    #[arg(long, value_name = "DIR")]
-    lib_dir: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 /// Runs `poker eval`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit <= 3600.0) {
-        bail!(
-            "--time-limit must be a number of seconds in (0, 3600], not {}",
-            args.time_limit
-        );
-    }
-    let time_limit = Duration::from_secs_f64(args.time_limit);
+    let time_limit = args.run.time_limit()?;
     let decks = match &args.decks {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -69,13 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.contestants.clone()
     };
-    let lib_dir = match args.lib_dir.clone().or_else(evaluator::default_lib_dir) {
-        Some(dir) => dir,
-        None => bail!(
-            "cannot find libpoker.so next to this program; build it (cargo build --release) or pass --lib-dir"
-        ),
-    };
-    let toolchain = Toolchain::new(lib_dir).context("cannot create a scratch folder")?;
+    let toolchain = args.run.toolchain()?;
     let contestants: Vec<_> = paths.iter().map(|p| toolchain.prepare(p)).collect();
 
     let bar = ProgressBar::new((contestants.len() * decks.len()) as u64);

@@ -6,6 +6,7 @@ mod decks;
 mod eval;
 mod freecell;
 mod hand;
+mod run_options;
 mod shuffle;
 
 use clap::{Parser, Subcommand};

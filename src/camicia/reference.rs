@@ -1,0 +1,128 @@
+//! The reference simulator: the rules played literally, card by card, with
+//! every round-start state kept in a hash map. Slow and obviously correct;
+//! the tests check the fast [`Simulator`](super::Simulator) against it, and
+//! `poker camicia --trace` prints its round-by-round table.
+
+use super::card::{Card, Player};
+use super::{Outcome, Status};
+use std::collections::{HashMap, VecDeque};
+
+/// One line of a game's table, as in the seed's examples: the state after a
+/// card was played, or at the start of a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceRow {
+    /// Round number, 1-based; the initial deal is the start of round 1.
+    pub round: u64,
+    /// A's deck, top first.
+    pub a: Vec<Card>,
+    /// B's deck, top first.
+    pub b: Vec<Card>,
+    /// The pile, first played first.
+    pub pile: Vec<Card>,
+    /// Who still owes how many cards, if a payment is under way.
+    pub owed: Option<(Player, u8)>,
+}
+
+/// A game played in full: its rows, its outcome and, for a loop, the earlier
+/// round whose start the final round start repeats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Every row: each round start, then one row per card played.
+    pub rows: Vec<TraceRow>,
+    /// Status, cards and tricks.
+    pub outcome: Outcome,
+    /// For a loop: `(r, first)`, round `r` starts like round `first`.
+    pub repeat: Option<(u64, u64)>,
+}
+
+/// Plays the game and returns its outcome (see [`super`] for the rules).
+pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
+    play(a, b, false).outcome
+}
+
+/// Plays the game and keeps one [`TraceRow`] per round start and per card.
+pub fn trace(a: &[Card], b: &[Card]) -> Trace {
+    play(a, b, true)
+}
+
+fn key(decks: &[VecDeque<Card>; 2], turn: Player) -> (Vec<u8>, Vec<u8>, Player) {
+    let pens = |d: &VecDeque<Card>| d.iter().map(|c| c.penalty()).collect();
+    (pens(&decks[0]), pens(&decks[1]), turn)
+}
+
+fn play(a: &[Card], b: &[Card], keep: bool) -> Trace {
+    let mut decks = [a.iter().copied().collect(), b.iter().copied().collect()];
+    let mut rows = Vec::new();
+    let mut round = 1u64;
+    let record =
+        |rows: &mut Vec<TraceRow>, decks: &[VecDeque<Card>; 2], pile: &[Card], owed, round| {
+            if keep {
+                rows.push(TraceRow {
+                    round,
+                    a: decks[0].iter().copied().collect(),
+                    b: decks[1].iter().copied().collect(),
+                    pile: pile.to_vec(),
+                    owed,
+                });
+            }
+        };
+    let (mut cards, mut tricks) = (0u64, 0u64);
+    record(&mut rows, &decks, &[], None, round);
+    if a.is_empty() {
+        // A cannot play the first card: B holds every card before anything
+        // is played. There is no pile to collect, so no trick.
+        return Trace {
+            rows,
+            outcome: Outcome::new(Status::Finished, 0, 0),
+            repeat: None,
+        };
+    }
+    let mut seen: HashMap<_, u64> = HashMap::new();
+    let mut turn = Player::A;
+    loop {
+        if let Some(&first) = seen.get(&key(&decks, turn)) {
+            return Trace {
+                rows,
+                outcome: Outcome::new(Status::Loop, cards, tricks),
+                repeat: Some((round, first)),
+            };
+        }
+        seen.insert(key(&decks, turn), round);
+        let mut pile = Vec::new();
+        let mut player = turn;
+        // The payer and how many cards they still owe.
+        let mut owed: Option<(Player, u8)> = None;
+        let winner = loop {
+            let Some(card) = decks[player.index()].pop_front() else {
+                break player.other();
+            };
+            pile.push(card);
+            cards += 1;
+            match (card.penalty(), owed) {
+                (0, None) => player = player.other(),
+                (0, Some((_, 1))) => {
+                    record(&mut rows, &decks, &pile, None, round);
+                    break player.other();
+                }
+                (0, Some((payer, n))) => owed = Some((payer, n - 1)),
+                (p, _) => {
+                    player = player.other();
+                    owed = Some((player, p));
+                }
+            }
+            record(&mut rows, &decks, &pile, owed, round);
+        };
+        decks[winner.index()].extend(pile);
+        tricks += 1;
+        round += 1;
+        record(&mut rows, &decks, &[], None, round);
+        if decks[winner.other().index()].is_empty() {
+            return Trace {
+                rows,
+                outcome: Outcome::new(Status::Finished, cards, tricks),
+                repeat: None,
+            };
+        }
+        turn = winner;
+    }
+}

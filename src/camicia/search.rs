@@ -1,0 +1,211 @@
+//! Searching many 52-card deals for long games: over an index range
+//! (exhaustive, a self-contained work unit) or over seeded random deals.
+//!
+//! Work is cut into blocks that each give a [`Report`]; reports merge, so
+//! callers can spread blocks over threads or machines and combine them in
+//! any order with the same result.
+
+use super::fast::Simulator;
+use super::index::{DEAL_COUNT, Deal};
+use super::{Outcome, Status};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One simulated deal worth reporting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The deal's index (see [`super::index`]).
+    pub index: u128,
+    /// The deal itself.
+    pub deal: Deal,
+    /// Its outcome.
+    pub outcome: Outcome,
+}
+
+/// What a search over some deals found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Deals simulated.
+    pub deals: u64,
+    /// The longest finished games, best first: most cards, then most
+    /// tricks, then smallest index. At most `top` of them.
+    pub best: Vec<Game>,
+    /// Every game that loops, by index.
+    pub loops: Vec<Game>,
+    /// How many best games to keep.
+    pub top: usize,
+}
+
+fn better(x: &Game, y: &Game) -> bool {
+    (
+        x.outcome.cards,
+        x.outcome.tricks,
+        std::cmp::Reverse(x.index),
+    ) > (
+        y.outcome.cards,
+        y.outcome.tricks,
+        std::cmp::Reverse(y.index),
+    )
+}
+
+impl Report {
+    /// An empty report keeping the `top` best games.
+    pub fn new(top: usize) -> Report {
+        Report {
+            top,
+            ..Report::default()
+        }
+    }
+
+    /// Counts one deal and keeps it if it loops or ranks among the best.
+    /// `index` is only called for deals that are kept.
+    pub fn add(&mut self, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
+        self.deals += 1;
+        if outcome.status == Status::Loop {
+            self.loops.push(Game {
+                index: index(),
+                deal: *deal,
+                outcome,
+            });
+            return;
+        }
+        if self.top == 0 {
+            return;
+        }
+        if self.best.len() == self.top {
+            let worst = &self.best[self.top - 1].outcome;
+            if (outcome.cards, outcome.tricks) < (worst.cards, worst.tricks) {
+                return;
+            }
+        }
+        self.insert(Game {
+            index: index(),
+            deal: *deal,
+            outcome,
+        });
+    }
+
+    fn insert(&mut self, game: Game) {
+        let at = self.best.partition_point(|g| !better(&game, g));
+        if at < self.top {
+            self.best.insert(at, game);
+            self.best.truncate(self.top);
+        }
+    }
+
+    /// Adds another report's deals, best games and loops to this one.
+    pub fn merge(&mut self, other: Report) {
+        self.deals += other.deals;
+        for game in other.best {
+            self.insert(game);
+        }
+        self.loops.extend(other.loops);
+        self.loops.sort_by_key(|g| g.index);
+    }
+}
+
+/// Simulates the deals with indices `start .. start + count` (clipped to
+/// [`DEAL_COUNT`]), in order.
+pub fn scan_range(sim: &mut Simulator, start: u128, count: u64, top: usize) -> Report {
+    let mut report = Report::new(top);
+    let Some(mut deal) = Deal::unrank(start) else {
+        return report;
+    };
+    let end = start.saturating_add(u128::from(count)).min(DEAL_COUNT);
+    let mut index = start;
+    while index < end {
+        let outcome = sim.run_unchecked(deal.a(), deal.b());
+        report.add(&deal, outcome, || index);
+        index += 1;
+        if index < end {
+            deal.advance();
+        }
+    }
+    report
+}
+
+/// A uniform random integer in `0..n` (Lemire's multiply-and-reject: exact).
+fn below(rng: &mut ChaCha8Rng, n: u32) -> usize {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as usize
+}
+
+/// A uniformly random deal: the 16 payment cards' places are drawn by a
+/// partial Fisher-Yates shuffle of the 52 places (the first four drawn get
+/// the aces, then kings, queens, jacks), which makes every arrangement
+/// equally likely with 16 draws instead of 51.
+pub fn random_deal(rng: &mut ChaCha8Rng) -> Deal {
+    let mut places: [u8; 52] = std::array::from_fn(|i| i as u8);
+    let mut cards = [0u8; 52];
+    for i in 0..16 {
+        let j = i + below(rng, (52 - i) as u32);
+        places.swap(i, j);
+        cards[places[i] as usize] = 4 - (i / 4) as u8;
+    }
+    Deal::from_permutation(cards)
+}
+
+/// Block `block` of the random search with this seed: `count` deals from
+/// [`random_deal`], driven by ChaCha8 seeded with `seed` on stream `block`. The same seed and block always give the
+/// same deals, whatever runs them.
+pub fn scan_random(sim: &mut Simulator, seed: u64, block: u64, count: u64, top: usize) -> Report {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(block);
+    let mut report = Report::new(top);
+    for _ in 0..count {
+        let deal = random_deal(&mut rng);
+        let outcome = sim.run_unchecked(deal.a(), deal.b());
+        report.add(&deal, outcome, || deal.rank());
+    }
+    report
+}
+
+/// `count` random deals from `seed` (ChaCha8), for benchmarks and tests.
+pub fn random_deals(seed: u64, count: usize) -> Vec<Deal> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(|_| random_deal(&mut rng)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_deals_hold_four_of_each_payment_card_spread_evenly() {
+        // Each place holds an ace with probability 4/52: 4000 of 52,000.
+        let mut aces_on_top = 0;
+        for deal in random_deals(3, 52_000) {
+            assert!(Deal::new(deal.a(), deal.b()).is_ok());
+            aces_on_top += usize::from(deal.a()[0] == 4);
+        }
+        assert!((3600..4400).contains(&aces_on_top), "{aces_on_top}");
+    }
+
+    #[test]
+    fn a_range_scan_visits_consecutive_indices() {
+        let mut sim = Simulator::new();
+        let report = scan_range(&mut sim, 1000, 500, 500);
+        assert_eq!(report.deals, 500);
+        let mut seen: Vec<u128> = report.best.iter().map(|g| g.index).collect();
+        seen.sort();
+        assert_eq!(seen, (1000..1500).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn merged_reports_keep_the_best_games_in_order() {
+        let mut sim = Simulator::new();
+        let mut whole = scan_range(&mut sim, 0, 2000, 5);
+        let mut parts = scan_range(&mut sim, 1000, 1000, 5);
+        parts.merge(scan_range(&mut sim, 0, 1000, 5));
+        assert_eq!(parts, {
+            whole.top = 5;
+            whole
+        });
+    }
+}
