@@ -50,6 +50,90 @@ extern "C" {
 #define CAMICIA_LOOP 1
 
 /*
+ Success.
+ */
+#define POKER_OK 0
+
+/*
+ `poker_game_place`: that placement was the 20th; the game is over and
+ `poker_game_score` gives its points.
+ */
+#define POKER_FINISHED 1
+
+/*
+ A required pointer (the game handle, a card array, the deck text) is NULL.
+ */
+#define POKER_ERR_NULL -1
+
+/*
+ An argument is out of range: a card value outside 1..6 or color outside
+ 1..4, a card twice, a deck that is not the 24 contest cards once each.
+ */
+#define POKER_ERR_ARGUMENT -2
+
+/*
+ Rule: a call before `p_startgame` (not returned by `poker_game_*`: a new
+ game is already started).
+ */
+#define POKER_ERR_NOT_STARTED -3
+
+/*
+ Rule: `p_startgame` a second time (not returned by `poker_game_*`).
+ */
+#define POKER_ERR_STARTED_TWICE -4
+
+/*
+ Rule: a look twice without a placement between.
+ */
+#define POKER_ERR_LOOKED_TWICE -5
+
+/*
+ Rule: a placement without a look before it.
+ */
+#define POKER_ERR_PLACE_WITHOUT_LOOK -6
+
+/*
+ Rule: a column outside 1..4.
+ */
+#define POKER_ERR_COLUMN_OUT_OF_RANGE -7
+
+/*
+ Rule: the placement would make the longest and shortest columns differ
+ by more than 1.
+ */
+#define POKER_ERR_UNBALANCED -8
+
+/*
+ Rule: a look given a NULL `value` or `color` pointer.
+ */
+#define POKER_ERR_LOOK_NULL -9
+
+/*
+ Rule: a call after the game ended (20 placements or a broken rule).
+ */
+#define POKER_ERR_GAME_OVER -10
+
+/*
+ `poker_game_score` while the game is still going.
+ */
+#define POKER_ERR_IN_PROGRESS -11
+
+/*
+ libpoker itself failed (a bug: please report it).
+ */
+#define POKER_ERR_INTERNAL -12
+
+/*
+ A card value outside 1..6 or a color outside 1..4 (`poker_optimum`).
+ */
+#define POKER_ERR_CARD -13
+
+/*
+ The same card given twice (`poker_optimum`).
+ */
+#define POKER_ERR_DUPLICATE -14
+
+/*
  Exit status of a contestant after a broken rule (message on stderr).
  */
 #define POKER_EXIT_VIOLATION 3
@@ -200,29 +284,25 @@ extern "C" {
 #define POKER_HAND_ERR_INTERNAL -99
 
 /*
- `poker_optimum`: `values` or `colors` is NULL.
+ Major version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_ERR_NULL -1
+#define POKER_VERSION_MAJOR 0
 
 /*
- `poker_optimum`: `count` is neither 20 nor 24.
+ Minor version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_ERR_COUNT -2
+#define POKER_VERSION_MINOR 1
 
 /*
- `poker_optimum`: a value outside 1..6 or a color outside 1..4.
+ Patch version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_ERR_CARD -3
+#define POKER_VERSION_PATCH 0
 
 /*
- `poker_optimum`: the same card given twice.
+ One game of the contest, created by `poker_game_new` or
+ `poker_game_new_deck` and released by `poker_game_free`. Opaque to C.
  */
-#define POKER_ERR_DUPLICATE -4
-
-/*
- `poker_optimum`: libpoker failed internally (a bug: please report it).
- */
-#define POKER_ERR_INTERNAL -70
+typedef struct PokerGame PokerGame;
 
 /*
  The outcome of a game, in exercism's terms.
@@ -420,6 +500,156 @@ int freecell_deal(int64_t deal_number, unsigned char *cards);
 int freecell_format(int64_t deal_number, int format, char *buf, int len);
 
 /*
+ Creates a game over the 24-card deck shuffled from `seed`: the same deck
+ a contestant gets in practice mode with `POKER_SEED=seed`. The game is
+ already started (the contest's `p_startgame`): next comes a look.
+
+ Returns a handle to free with `poker_game_free`, or NULL only if memory
+ runs out or libpoker fails.
+ */
+struct PokerGame *poker_game_new(uint64_t seed);
+
+/*
+ Creates a started game over a deck given card by card, in dealing order
+ (card 0 is turned first): `values[i]` 1..6 (9, 10, J, Q, K, A) and
+ `colors[i]` 1..4 (spades, hearts, diamonds, clubs), 24 of each, every
+ contest card exactly once.
+
+ Returns a handle to free with `poker_game_free`, or NULL when a pointer is
+ NULL (`POKER_ERR_NULL`) or the deck is not the 24 cards once each
+ (`POKER_ERR_ARGUMENT`); `poker_last_error` then says why.
+
+ # Safety
+ Each pointer is NULL or points to 24 readable ints.
+ */
+struct PokerGame *poker_game_new_deck(const int *values, const int *colors);
+
+/*
+ Creates a started game over a deck written as 24 card tokens separated by
+ white space, in dealing order: rank `9`, `T` or `10`, `J`, `Q`, `K`, `A`
+ then suit `S`, `H`, `D`, `C` (either case), e.g. `"9S TH JD ..."`, every
+ contest card exactly once (the format of `POKER_DECK`).
+
+ Returns a handle to free with `poker_game_free`, or NULL when `deck` is
+ NULL (`POKER_ERR_NULL`) or not such a deck (`POKER_ERR_ARGUMENT`, also for
+ text that is not UTF-8); `poker_last_error` then says why.
+
+ # Safety
+ `deck` is NULL or a NUL-terminated string.
+ */
+struct PokerGame *poker_game_new_text(const char *deck);
+
+/*
+ Turns the next card (the contest's `p_look`) and writes its value 1..6
+ (9, 10, J, Q, K, A) and color 1..4 (spades, hearts, diamonds, clubs).
+
+ Returns `POKER_OK`, or: `POKER_ERR_NULL` for a NULL `game`;
+ `POKER_ERR_LOOK_NULL` for a NULL `value` or `color` (a broken rule, as in
+ the contest); `POKER_ERR_LOOKED_TWICE` after a look with no placement
+ since; `POKER_ERR_GAME_OVER` once the game has ended. A broken rule ends
+ the game with 0 points, like the contest; `poker_game_error` names it.
+
+ # Safety
+ `game` is NULL or a live handle used by one thread at a time; `value` and
+ `color` are NULL or point to writable ints.
+ */
+int poker_game_look(struct PokerGame *game, int *value, int *color);
+
+/*
+ Places the card just looked at in `column` 1..4 (the contest's
+ `p_place`). At every moment the longest and shortest columns may differ by
+ at most 1 (contest text), so each block of 4 cards goes one to each column.
+
+ Returns `POKER_OK` (0) when more cards follow, `POKER_FINISHED` (1) when
+ this was the 20th placement, or: `POKER_ERR_NULL` for a NULL `game`;
+ `POKER_ERR_PLACE_WITHOUT_LOOK`, `POKER_ERR_COLUMN_OUT_OF_RANGE`,
+ `POKER_ERR_UNBALANCED`, `POKER_ERR_GAME_OVER` for a broken rule, which
+ ends the game with 0 points; `poker_game_error` names it.
+
+ # Safety
+ `game` is NULL or a live handle used by one thread at a time.
+ */
+int poker_game_place(struct PokerGame *game, int column);
+
+/*
+ The game's points once it is over: 0..32 after the 20th placement (the
+ sum of the four columns' hands: straight flush 8, flush 7, four of a kind
+ 6, full house 5, straight 4, three of a kind 3, two pair 2, one pair 1,
+ nothing 0), or 0 after a broken rule (the contest's score for it).
+ If `columns_out` is not NULL, it receives each column's points (all 0
+ after a broken rule).
+
+ Returns the total, or `POKER_ERR_NULL` for a NULL `game`, or
+ `POKER_ERR_IN_PROGRESS` while cards remain to be placed (`columns_out`
+ is then left untouched).
+
+ # Safety
+ `game` is NULL or a live handle; `columns_out` is NULL or points to 4
+ writable ints.
+ */
+int poker_game_score(const struct PokerGame *game, int *columns_out);
+
+/*
+ Releases a game. NULL is accepted and does nothing.
+
+ # Safety
+ `game` is NULL or a handle from `poker_game_new*` not yet freed; it must
+ not be used afterwards.
+ */
+void poker_game_free(struct PokerGame *game);
+
+/*
+ Writes the message of the first rule the game broke (one line such as
+ `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
+ `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
+ then a NUL; `buf` may be NULL only when `len` is 0 (to ask for the
+ length). An empty string if no rule was broken (a call after a finished
+ game is refused with `POKER_ERR_GAME_OVER` but breaks nothing: the score
+ stays).
+
+ Returns the message's full length in bytes (without the NUL; cut short
+ if this is >= `len`), 0 when no rule was broken, `POKER_ERR_NULL` for a
+ NULL `game` (or a NULL `buf` with `len` > 0), `POKER_ERR_ARGUMENT` for a
+ negative `len`.
+
+ # Safety
+ `game` is NULL or a live handle; `buf` is NULL or points to `len`
+ writable bytes.
+ */
+int poker_game_error(const struct PokerGame *game, char *buf, int len);
+
+/*
+ Writes the message of the last error that a `poker_game_*` or
+ `poker_hand_score` call returned in this thread (each thread has its
+ own), into `buf` of `len` bytes like `poker_game_error`.
+
+ Returns the message's full length in bytes, 0 if no call of this thread
+ failed yet (successful calls do not clear it), or `POKER_ERR_ARGUMENT` /
+ `POKER_ERR_NULL` for a bad buffer as `poker_game_error`.
+
+ # Safety
+ `buf` is NULL or points to `len` writable bytes.
+ */
+int poker_last_error(char *buf, int len);
+
+/*
+ The contest points of five cards as one column (card order irrelevant):
+ straight flush 8, flush 7, four of a kind 6, full house 5, straight 4
+ (9-K or 10-A), three of a kind 3, two pair 2, one pair 1, nothing 0
+ (contest text, seed 001). Cards use the contest encoding: `values[i]`
+ 1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
+ clubs).
+
+ Returns 0..8, or `POKER_ERR_NULL` for a NULL array, or
+ `POKER_ERR_ARGUMENT` for a card out of range or a card given twice
+ (`poker_last_error` says which).
+
+ # Safety
+ Each pointer is NULL or points to 5 readable ints.
+ */
+int poker_hand_score(const int *values, const int *colors);
+
+/*
  Names the standard poker category of five cards from a 52-card deck
  (the textbook case study's exercises, seed 003; the same code scores
  the contest's columns).
@@ -479,15 +709,22 @@ int poker_shuffle(uint64_t seed, unsigned char *cards);
  balance rule. Left untouched on error.
 
  Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
- NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+ NULL), `POKER_ERR_ARGUMENT` (count not 20 or 24), `POKER_ERR_CARD` (a
  value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
- `POKER_ERR_INTERNAL`. Rules and scoring: the contest text (seed 001).
+ `POKER_ERR_INTERNAL`; `poker_last_error` then says why. Rules and scoring: the contest text (seed 001).
 
  # Safety
  Non-NULL `values` and `colors` must point to `count` readable ints, and
  a non-NULL `columns_out` to 20 writable ints.
  */
 int poker_optimum(const int *values, const int *colors, int count, int *columns_out);
+
+/*
+ The version of the library actually loaded, e.g. `"0.1.0"` (a static
+ NUL-terminated string, never NULL): compare it with the header's
+ `POKER_VERSION_*` macros to detect a mismatched install.
+ */
+const char *poker_version(void);
 
 #ifdef __cplusplus
 }

@@ -35,13 +35,22 @@ impl ContestDeck {
     /// Parses 24 whitespace-separated tokens (`TS`, `10s`, `9h`, ...): every
     /// card of the contest deck exactly once.
     pub fn parse(text: &str) -> Result<ContestDeck, CardError> {
-        let cards = parse_cards(text)?;
+        ContestDeck::from_cards(&parse_cards(text)?)
+    }
+
+    /// A deck from 24 cards in dealing order: every card of the contest deck
+    /// exactly once.
+    pub fn from_cards(cards: &[Card]) -> Result<ContestDeck, CardError> {
+        for (i, card) in cards.iter().enumerate() {
+            if cards[..i].contains(card) {
+                return Err(CardError::Duplicate { card: *card });
+            }
+        }
         if let Some(&card) = cards.iter().find(|c| c.rank < Rank::NINE) {
             return Err(CardError::NotInDeck { card });
         }
         let found = cards.len();
-        cards
-            .try_into()
+        <[Card; DECK_SIZE]>::try_from(cards)
             .map(ContestDeck)
             .map_err(|_| CardError::WrongCount {
                 expected: DECK_SIZE,

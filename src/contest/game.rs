@@ -231,7 +231,9 @@ impl Game {
             call,
             violation,
         };
-        if !matches!(self.state, State::Disqualified(_)) {
+        // A finished game keeps its score, and a lost one its first
+        // violation: a call after the end changes neither.
+        if !matches!(self.state, State::Finished | State::Disqualified(_)) {
             self.state = State::Disqualified(error);
         }
         Err(error)
@@ -299,6 +301,10 @@ mod tests {
         // suit, 9 to K: four straight flushes.
         assert_eq!(game.final_total(), Some(32));
         assert_eq!(game.calls(), 41);
+        // Calling on after the end is refused but keeps the score.
+        assert_eq!(game.look().unwrap_err().violation, Violation::GameOver);
+        assert_eq!(game.final_total(), Some(32));
+        assert_eq!(game.violation(), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Contestants: an executable, or a source file that the evaluator first
-//! compiles against libpoker (`.c` with `cc`).
+//! compiles against libpoker (`.c` with `cc`, `.pas` with `fpc`), or a
+//! Python script (`.py`, run by `python3` with the ctypes binding).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -7,6 +8,10 @@ use std::process::Command;
 /// The header contestants include, embedded so compiling works from any
 /// folder.
 const HEADER: &str = include_str!("../../include/poker.h");
+/// The Pascal unit (`uses Poker;`), embedded likewise.
+const PASCAL_UNIT: &str = include_str!("../../bindings/pascal/poker.pas");
+/// The Python binding (`import libpoker`), embedded likewise.
+const PYTHON_MODULE: &str = include_str!("../../bindings/python/libpoker.py");
 
 /// A contestant ready to run, or why it cannot be.
 #[derive(Clone, Debug)]
@@ -35,11 +40,15 @@ impl Toolchain {
         let work_dir = std::env::temp_dir().join(format!("poker-eval-{}", std::process::id()));
         std::fs::create_dir_all(work_dir.join("include"))?;
         std::fs::write(work_dir.join("include/poker.h"), HEADER)?;
+        std::fs::create_dir_all(work_dir.join("pascal"))?;
+        std::fs::write(work_dir.join("pascal/poker.pas"), PASCAL_UNIT)?;
+        std::fs::create_dir_all(work_dir.join("python"))?;
+        std::fs::write(work_dir.join("python/libpoker.py"), PYTHON_MODULE)?;
         Ok(Toolchain { lib_dir, work_dir })
     }
 
-    /// Resolves one contestant path: compiles a `.c` file, accepts an
-    /// executable file as it is.
+    /// Resolves one contestant path: compiles a `.c` or `.pas` file, wraps a
+    /// `.py` file in a launcher, accepts an executable file as it is.
     pub fn prepare(&self, path: &Path) -> Contestant {
         let name = path.file_stem().map_or_else(
             || path.display().to_string(),
@@ -48,6 +57,8 @@ impl Toolchain {
         let program = match path.extension().and_then(|e| e.to_str()) {
             _ if !path.exists() => Err(format!("{} does not exist", path.display())),
             Some("c") => self.compile_c(path, &name),
+            Some("pas" | "pp") => self.compile_pascal(path, &name),
+            Some("py") => self.python_launcher(path, &name),
             _ => executable(path),
         };
         Contestant {
@@ -88,6 +99,73 @@ impl Toolchain {
     }
 }
 
+impl Toolchain {
+    /// Compiles a Free Pascal contestant against the embedded `Poker` unit:
+    /// `fpc -Fu<unit> -Fl<lib> -k-rpath=<lib>`, into a folder of its own
+    /// (the unit's compiled files included).
+    fn compile_pascal(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
+        let build = self.work_dir.join(format!("pas-{name}-{}", unique()));
+        std::fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
+        let output_path = build.join(name);
+        let lib = &self.lib_dir;
+        let result = Command::new(std::env::var_os("FPC").unwrap_or_else(|| "fpc".into()))
+            .arg("-O2")
+            .arg("-v0")
+            .arg(format!("-Fu{}", self.work_dir.join("pascal").display()))
+            .arg(format!("-FU{}", build.display()))
+            .arg(format!("-Fl{}", lib.display()))
+            .arg(format!("-k-rpath={}", lib.display()))
+            .arg("-k--disable-new-dtags")
+            .arg(format!("-o{}", output_path.display()))
+            .arg(source)
+            .output()
+            .map_err(|e| {
+                format!("cannot run the Free Pascal compiler `fpc` (Debian: fp-compiler): {e}")
+            })?;
+        if !result.status.success() {
+            let text = String::from_utf8_lossy(&result.stdout);
+            let errors: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains("Error") || l.contains("Fatal"))
+                .take(5)
+                .collect();
+            return Err(format!(
+                "{} does not compile: {}",
+                source.display(),
+                errors.join(" | ")
+            ));
+        }
+        Ok(output_path)
+    }
+
+    /// A launcher script running a Python contestant with `python3`, the
+    /// embedded `libpoker` module on its path and `LIBPOKER` naming the
+    /// library to load.
+    fn python_launcher(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
+        use std::os::unix::fs::PermissionsExt;
+        let source =
+            std::fs::canonicalize(source).map_err(|e| format!("{}: {e}", source.display()))?;
+        let launcher = self.work_dir.join(format!("{name}-{}.sh", unique()));
+        let script = format!(
+            "#!/bin/sh\nLIBPOKER={} PYTHONPATH={} exec python3 {}\n",
+            shell_quote(&self.lib_dir.join("libpoker.so")),
+            shell_quote(&self.work_dir.join("python")),
+            shell_quote(&source)
+        );
+        std::fs::write(&launcher, script)
+            .and_then(|()| {
+                std::fs::set_permissions(&launcher, std::fs::Permissions::from_mode(0o755))
+            })
+            .map_err(|e| format!("{}: {e}", launcher.display()))?;
+        Ok(launcher)
+    }
+}
+
+/// `path` as one single-quoted shell word.
+fn shell_quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
 fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -99,7 +177,7 @@ fn executable(path: &Path) -> Result<PathBuf, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
         return Err(format!(
-            "{} is not an executable file (nor a .c source)",
+            "{} is not an executable file (nor a .c, .pas or .py source)",
             path.display()
         ));
     }

@@ -5,10 +5,13 @@
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod camicia;
+pub mod codes;
 pub mod contest;
 pub mod freecell;
+pub mod game;
 pub mod hand;
 pub mod optimum;
+pub mod version;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -1,21 +1,14 @@
 //! `poker_optimum`: the hindsight optimum of a deal (issue 7), over the
 //! contest's card encoding.
 
+use super::codes::{
+    POKER_ERR_ARGUMENT, POKER_ERR_CARD, POKER_ERR_DUPLICATE, POKER_ERR_INTERNAL, POKER_ERR_NULL,
+};
+use super::game::fail;
 use crate::cards::Card;
 use crate::contest::{DECK_SIZE, PLACEMENTS, card_from_code};
 use crate::optimum::optimum;
 use std::os::raw::c_int;
-
-/// `poker_optimum`: `values` or `colors` is NULL.
-pub const POKER_ERR_NULL: c_int = -1;
-/// `poker_optimum`: `count` is neither 20 nor 24.
-pub const POKER_ERR_COUNT: c_int = -2;
-/// `poker_optimum`: a value outside 1..6 or a color outside 1..4.
-pub const POKER_ERR_CARD: c_int = -3;
-/// `poker_optimum`: the same card given twice.
-pub const POKER_ERR_DUPLICATE: c_int = -4;
-/// `poker_optimum`: libpoker failed internally (a bug: please report it).
-pub const POKER_ERR_INTERNAL: c_int = -70;
 
 /// The hindsight optimum of a deal: the best total (0..32) that any
 /// placement keeping the balance rule could reach if all the dealt cards
@@ -34,9 +27,9 @@ pub const POKER_ERR_INTERNAL: c_int = -70;
 /// balance rule. Left untouched on error.
 ///
 /// Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
-/// NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+/// NULL), `POKER_ERR_ARGUMENT` (count not 20 or 24), `POKER_ERR_CARD` (a
 /// value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
-/// `POKER_ERR_INTERNAL`. Rules and scoring: the contest text (seed 001).
+/// `POKER_ERR_INTERNAL`; `poker_last_error` then says why. Rules and scoring: the contest text (seed 001).
 ///
 /// # Safety
 /// Non-NULL `values` and `colors` must point to `count` readable ints, and
@@ -50,11 +43,19 @@ pub unsafe extern "C" fn poker_optimum(
 ) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
         if values.is_null() || colors.is_null() {
-            return POKER_ERR_NULL;
+            return fail(
+                POKER_ERR_NULL,
+                "poker_optimum: values or colors is NULL".into(),
+            );
         }
         let count = match usize::try_from(count) {
             Ok(n) if n == PLACEMENTS || n == DECK_SIZE => n,
-            _ => return POKER_ERR_COUNT,
+            _ => {
+                return fail(
+                    POKER_ERR_ARGUMENT,
+                    format!("poker_optimum: count is {count}, not 20 or 24"),
+                );
+            }
         };
         // SAFETY: both pointers are non-NULL and the caller promises
         // `count` readable ints behind each.
@@ -67,10 +68,16 @@ pub unsafe extern "C" fn poker_optimum(
         let mut cards: Vec<Card> = Vec::with_capacity(count);
         for (&value, &color) in values.iter().zip(colors) {
             let Some(card) = card_from_code(value, color) else {
-                return POKER_ERR_CARD;
+                return fail(
+                    POKER_ERR_CARD,
+                    format!("poker_optimum: card ({value}, {color}) is not value 1..6, color 1..4"),
+                );
             };
             if cards.contains(&card) {
-                return POKER_ERR_DUPLICATE;
+                return fail(
+                    POKER_ERR_DUPLICATE,
+                    format!("poker_optimum: {card} given twice"),
+                );
             }
             cards.push(card);
         }

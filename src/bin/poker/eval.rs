@@ -20,8 +20,10 @@ use std::process::ExitCode;
 /// `poker decks --count 10 > secret.txt` and pass `--decks secret.txt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Contestants: executables linked against libpoker, or .c files to
-    /// compile against it first. Default: every c_examples/*.c.
+    /// Contestants: executables linked against libpoker, .c files (compiled
+    /// with cc) or .pas files (compiled with fpc, `uses Poker;`) to build
+    /// against it first, or .py scripts (run with python3 and the libpoker
+    /// module). Default: every c_examples/*.c.
     #[arg(value_name = "CONTESTANT")]
     contestants: Vec<PathBuf>,
 

@@ -12,7 +12,8 @@ pub struct RunOptions {
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     time_limit: f64,
 
-    /// Folder holding libpoker.so, to compile .c contestants against.
+    /// Folder holding libpoker.so, to build .c and .pas contestants against
+    /// (and for .py contestants to load).
     /// Default: next to this program.
     #[arg(long, value_name = "DIR")]
     lib_dir: Option<PathBuf>,

@@ -1,0 +1,460 @@
+"""libpoker for Python: a ctypes binding (no compiled extension).
+
+    import libpoker
+    with libpoker.Game(seed=42) as game:          # the embeddable game API
+        for i in range(20):
+            value, color = game.look()
+            game.place(i % 4 + 1)
+        total, columns = game.score()
+    libpoker.hand_score([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])   # 8
+
+Contestants use the contest's own three functions: ``p_startgame()``,
+``value, color = p_look()``, ``p_place(column)``. The 20th ``p_place`` ends
+the process from inside the library (C ``exit()``), which skips Python's own
+shutdown: this module flushes ``sys.stdout`` and ``sys.stderr`` before each
+``p_place`` so nothing printed is lost, but ``atexit`` handlers and
+``finally`` blocks do not run after the 20th placement.
+
+Cards use the contest encoding: value 1..6 = 9, 10, J, Q, K, A; color
+1..4 = spades, hearts, diamonds, clubs. Errors raise :class:`PokerError`
+carrying the library's code and message.
+
+The library is found, in order: ``$LIBPOKER`` (the file, or its folder);
+``libpoker.so`` next to this module; ``target/release`` then
+``target/debug`` of the source tree holding this module; ``<prefix>/lib``
+when installed by ``make install`` (as ``<prefix>/share/libpoker/python``);
+the system's library path (``ctypes.util.find_library("poker")``).
+"""
+
+import ctypes
+import ctypes.util
+import os
+import secrets
+import sys
+
+__all__ = [
+    "PokerError", "Game", "hand_score", "version", "library_path",
+    "p_startgame", "p_look", "p_place",
+    "freecell_deal", "freecell_format", "card_token", "hand_category", "shuffle",
+    "camicia_simulate",
+]
+
+# Codes from poker.h (tests check they match the header).
+OK = 0
+FINISHED = 1
+ERR_NULL = -1
+ERR_ARGUMENT = -2
+ERR_NOT_STARTED = -3
+ERR_STARTED_TWICE = -4
+ERR_LOOKED_TWICE = -5
+ERR_PLACE_WITHOUT_LOOK = -6
+ERR_COLUMN_OUT_OF_RANGE = -7
+ERR_UNBALANCED = -8
+ERR_LOOK_NULL = -9
+ERR_GAME_OVER = -10
+ERR_IN_PROGRESS = -11
+ERR_INTERNAL = -12
+ERR_CARD = -13
+ERR_DUPLICATE = -14
+
+FREECELL_OK = 0
+FREECELL_ERR_NULL = -1
+FREECELL_ERR_RANGE = -2
+FREECELL_ERR_ARGUMENT = -3
+FREECELL_ERR_INTERNAL = -99
+FREECELL_MIN_DEAL = 1
+FREECELL_MAX_DEAL = 8589934591
+FREECELL_LAYOUT_COLUMNS = 0
+FREECELL_LAYOUT_ROWS = 1
+FREECELL_LAYOUT_ORDER = 2
+FREECELL_TEN_AS_10 = 8
+FREECELL_TEXT_MAX = 256
+
+CAMICIA_OK = 0
+CAMICIA_ERR_NULL = -1
+CAMICIA_ERR_TOKEN = -2
+CAMICIA_ERR_PENALTY = -3
+CAMICIA_ERR_INTERNAL = -4
+CAMICIA_FINISHED = 0
+CAMICIA_LOOP = 1
+
+POKER_HAND_ERR_NULL = -1
+POKER_HAND_ERR_CARD = -2
+POKER_HAND_ERR_DUPLICATE = -3
+POKER_HAND_ERR_INTERNAL = -99
+
+
+class PokerError(Exception):
+    """A call failed; ``code`` is the library's code (``ERR_*``) and the
+    message the library's explanation."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_c_int_p = ctypes.POINTER(ctypes.c_int)
+
+
+class _CamiciaResult(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("cards", ctypes.c_uint64), ("tricks", ctypes.c_uint64)]
+
+
+class _CamiciaError(ctypes.Structure):
+    _fields_ = [("player", ctypes.c_int), ("token", ctypes.c_uint64), ("offset", ctypes.c_uint64)]
+_lib = None
+_path = None
+
+
+def _candidates():
+    env = os.environ.get("LIBPOKER")
+    if env:
+        yield os.path.join(env, "libpoker.so") if os.path.isdir(env) else env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "libpoker.so")
+    root = os.path.dirname(os.path.dirname(here))
+    for profile in ("release", "debug"):
+        yield os.path.join(root, "target", profile, "libpoker.so")
+    # Installed by `make install`: <prefix>/share/libpoker/python -> <prefix>/lib
+    yield os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "lib", "libpoker.so")
+    found = ctypes.util.find_library("poker")
+    if found:
+        yield found
+
+
+def _load():
+    global _lib, _path
+    if _lib is not None:
+        return _lib
+    tried = []
+    for path in _candidates():
+        tried.append(path)
+        if os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        _declare(lib)
+        _lib, _path = lib, path
+        return lib
+    raise OSError(
+        "libpoker.so not found (tried: %s); build it with `cargo build --release` "
+        "or set LIBPOKER to its path" % ", ".join(tried or ["nothing"]))
+
+
+def _declare(lib):
+    def fn(name, restype, *argtypes):
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = list(argtypes)
+
+    game_p = ctypes.c_void_p
+    fn("p_startgame", None)
+    fn("p_look", None, _c_int_p, _c_int_p)
+    fn("p_place", None, ctypes.c_int)
+    fn("poker_game_new", game_p, ctypes.c_uint64)
+    fn("poker_game_new_deck", game_p, _c_int_p, _c_int_p)
+    fn("poker_game_new_text", game_p, ctypes.c_char_p)
+    fn("poker_game_look", ctypes.c_int, game_p, _c_int_p, _c_int_p)
+    fn("poker_game_place", ctypes.c_int, game_p, ctypes.c_int)
+    fn("poker_game_score", ctypes.c_int, game_p, _c_int_p)
+    fn("poker_game_free", None, game_p)
+    fn("poker_game_error", ctypes.c_int, game_p, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_hand_score", ctypes.c_int, _c_int_p, _c_int_p)
+    fn("poker_optimum", ctypes.c_int, _c_int_p, _c_int_p, ctypes.c_int, _c_int_p)
+    fn("poker_version", ctypes.c_char_p)
+    bytes52 = ctypes.c_ubyte * 52
+    fn("freecell_deal", ctypes.c_int, ctypes.c_int64, bytes52)
+    fn("freecell_format", ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
+    fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
+    fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
+    fn("camicia_simulate_ex", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+       ctypes.POINTER(_CamiciaResult), ctypes.POINTER(_CamiciaError))
+
+
+def library_path():
+    """The path of the loaded libpoker.so (loading it if needed)."""
+    _load()
+    return _path
+
+
+def version():
+    """The loaded library's version, e.g. ``"0.1.0"``."""
+    return _load().poker_version().decode()
+
+
+def _message(getter):
+    """Reads a message through a (buf, len) -> length function."""
+    buf = ctypes.create_string_buffer(512)
+    n = getter(buf, len(buf))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        getter(buf, len(buf))
+    return buf.value.decode("utf-8", "replace")
+
+
+def _last_error():
+    return _message(_load().poker_last_error)
+
+
+def _check(code):
+    if code < 0:
+        raise PokerError(code, _last_error())
+    return code
+
+
+def _card_arrays(cards, count, what):
+    cards = list(cards)
+    if len(cards) != count:
+        raise PokerError(ERR_ARGUMENT, "%s: expected %d cards, found %d" % (what, count, len(cards)))
+    values = (ctypes.c_int * count)()
+    colors = (ctypes.c_int * count)()
+    for i, card in enumerate(cards):
+        try:
+            values[i], colors[i] = (int(x) for x in card)
+        except (TypeError, ValueError):
+            raise PokerError(ERR_ARGUMENT, "%s: card %d is not a (value, color) pair: %r"
+                             % (what, i + 1, card)) from None
+    return values, colors
+
+
+def hand_score(cards):
+    """Contest points 0..8 of five cards as one column, each card a
+    ``(value, color)`` pair: straight flush 8, flush 7, four of a kind 6,
+    full house 5, straight 4, three of a kind 3, two pair 2, one pair 1,
+    nothing 0. Bad or repeated cards raise PokerError."""
+    values, colors = _card_arrays(cards, 5, "bad hand")
+    return _check(_load().poker_hand_score(values, colors))
+
+
+def optimum(cards):
+    """The hindsight optimum of a deal: ``(total, columns)``, the best total
+    any balanced placement could reach knowing every card in advance, and
+    one placement reaching it (``columns[i]`` is the column 1..4 of card i).
+    ``cards``: the 20 dealt cards or a whole 24-card deck, each a
+    ``(value, color)`` pair in dealing order. Bad input raises PokerError."""
+    cards = list(cards)
+    count = len(cards)
+    if count not in (20, 24):
+        raise PokerError(ERR_ARGUMENT, "optimum: expected 20 or 24 cards, found %d" % count)
+    values, colors = _card_arrays(cards, count, "optimum")
+    columns = (ctypes.c_int * 20)()
+    total = _check(_load().poker_optimum(values, colors, count, columns))
+    return total, list(columns)
+
+
+class Game:
+    """One contest game, already started: alternate :meth:`look` and
+    :meth:`place` 20 times, then :meth:`score`. A broken rule raises
+    PokerError and ends the game with 0 points, as in the contest.
+
+    ``Game(seed=n)``: the deck shuffled from ``n`` (the deck of
+    ``POKER_SEED=n``); ``Game(deck="9S TS ...")``: 24 card tokens;
+    ``Game(deck=[(value, color), ...])``: 24 coded cards; ``Game()``: a
+    random seed, kept in ``self.seed``."""
+
+    def __init__(self, seed=None, deck=None):
+        lib = _load()
+        self._lib = lib
+        self._handle = None
+        self.seed = None
+        if deck is None:
+            self.seed = secrets.randbits(64) if seed is None else int(seed)
+            if not 0 <= self.seed < 2 ** 64:
+                raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % self.seed)
+            handle = lib.poker_game_new(self.seed)
+        elif seed is not None:
+            raise PokerError(ERR_ARGUMENT, "give a seed or a deck, not both")
+        elif isinstance(deck, str):
+            handle = lib.poker_game_new_text(deck.encode())
+        else:
+            values, colors = _card_arrays(deck, 24, "bad deck")
+            handle = lib.poker_game_new_deck(values, colors)
+        if not handle:
+            raise PokerError(ERR_ARGUMENT, _last_error())
+        self._handle = handle
+
+    def _live(self):
+        if self._handle is None:
+            raise PokerError(ERR_NULL, "the game was closed")
+        return self._handle
+
+    def look(self):
+        """Turns the next card; returns ``(value, color)``."""
+        value, color = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib.poker_game_look(self._live(), ctypes.byref(value), ctypes.byref(color)))
+        return value.value, color.value
+
+    def place(self, column):
+        """Places the card just looked at in ``column`` 1..4; returns True
+        when that was the 20th placement."""
+        return _check(self._lib.poker_game_place(self._live(), int(column))) == FINISHED
+
+    def score(self):
+        """``(total, [points of columns 1..4])`` once the game is over (0 and
+        zeros after a broken rule); PokerError while it is in progress."""
+        columns = (ctypes.c_int * 4)()
+        total = _check(self._lib.poker_game_score(self._live(), columns))
+        return total, list(columns)
+
+    @property
+    def error(self):
+        """The first rule the game broke, as the library words it, or ''."""
+        handle = self._live()
+        return _message(lambda buf, n: self._lib.poker_game_error(handle, buf, n))
+
+    def close(self):
+        """Frees the game (also done by ``with`` and garbage collection)."""
+        if self._handle is not None:
+            self._lib.poker_game_free(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+# The contest's functions (POKER.H), for contestants written in Python.
+
+def p_startgame():
+    """Starts the game; call it once, before any other function."""
+    _load().p_startgame()
+
+
+def p_look():
+    """Turns the next card; returns ``(value, color)``."""
+    value, color = ctypes.c_int(), ctypes.c_int()
+    _load().p_look(ctypes.byref(value), ctypes.byref(color))
+    return value.value, color.value
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def p_place(column):
+    """Places the card just looked at in ``column`` 1..4. The 20th call ends
+    the process; Python's output is flushed first."""
+    lib = _load()
+    _flush()
+    lib.p_place(int(column))
+
+
+# FreeCell deals, 52-card hands and shuffles. Cards are Microsoft indices
+# rank * 4 + suit (rank 0 = ace ... 12 = king; suit 0 = clubs, 1 = diamonds,
+# 2 = hearts, 3 = spades), as freecell_deal writes them.
+
+def card_token(index):
+    """The token of a card index: 0 -> 'AC', 51 -> 'KS', ten as 'T'."""
+    if not 0 <= index < 52:
+        raise PokerError(FREECELL_ERR_ARGUMENT, "card index %d is outside 0..51" % index)
+    return "A23456789TJQK"[index // 4] + "CDHS"[index % 4]
+
+
+def _deal_range(deal_number):
+    return PokerError(FREECELL_ERR_RANGE, "deal number %d is outside %d..%d"
+                      % (deal_number, FREECELL_MIN_DEAL, FREECELL_MAX_DEAL))
+
+
+def freecell_deal(deal_number):
+    """Microsoft FreeCell deal ``deal_number`` (1..8589934591): the 52 card
+    indices in dealing order (card k goes to column k % 8)."""
+    deal_number = int(deal_number)
+    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
+        raise _deal_range(deal_number)
+    cards = (ctypes.c_ubyte * 52)()
+    code = _load().freecell_deal(deal_number, cards)
+    if code == FREECELL_ERR_RANGE:
+        raise _deal_range(deal_number)
+    if code != FREECELL_OK:
+        raise PokerError(code, "freecell_deal failed with code %d" % code)
+    return list(cards)
+
+
+_LAYOUTS = {"columns": FREECELL_LAYOUT_COLUMNS, "rows": FREECELL_LAYOUT_ROWS,
+            "order": FREECELL_LAYOUT_ORDER}
+
+
+def freecell_format(deal_number, layout="columns", ten_as_10=False):
+    """Deal ``deal_number`` as text: ``layout`` "columns" (fc-solve's 8
+    lines), "rows" (7 rows) or "order" (one line); ten as ``10`` if
+    ``ten_as_10``. Every line ends with a newline."""
+    deal_number = int(deal_number)
+    if layout not in _LAYOUTS:
+        raise PokerError(FREECELL_ERR_ARGUMENT, "layout %r is not one of %s"
+                         % (layout, ", ".join(sorted(_LAYOUTS))))
+    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
+        raise _deal_range(deal_number)
+    flags = _LAYOUTS[layout] | (FREECELL_TEN_AS_10 if ten_as_10 else 0)
+    buf = ctypes.create_string_buffer(FREECELL_TEXT_MAX)
+    code = _load().freecell_format(deal_number, flags, buf, len(buf))
+    if code < 0:
+        raise PokerError(code, "freecell_format failed with code %d" % code)
+    return buf.value.decode()
+
+
+def hand_category(cards):
+    """The standard poker category name of five card indices ("one pair",
+    ..., "straight flush"); bad or repeated cards raise PokerError."""
+    cards = [int(c) for c in cards]
+    if len(cards) != 5:
+        raise PokerError(POKER_HAND_ERR_CARD, "expected 5 cards, found %d" % len(cards))
+    if any(not 0 <= c <= 255 for c in cards):
+        raise PokerError(POKER_HAND_ERR_CARD, "card indices must be 0..51: %r" % (cards,))
+    code = _load().poker_hand_category((ctypes.c_ubyte * 5)(*cards))
+    if code == POKER_HAND_ERR_CARD:
+        raise PokerError(code, "card indices must be 0..51: %r" % (cards,))
+    if code == POKER_HAND_ERR_DUPLICATE:
+        raise PokerError(code, "a card appears more than once: %r" % (cards,))
+    if code < 0:
+        raise PokerError(code, "poker_hand_category failed with code %d" % code)
+    return _load().poker_hand_name(code).decode()
+
+
+def shuffle(seed):
+    """A 52-card deck shuffled reproducibly from ``seed`` (0..2**64-1), as
+    card indices in dealing order (the order of ``poker shuffle --seed``)."""
+    seed = int(seed)
+    if not 0 <= seed < 2 ** 64:
+        raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % seed)
+    cards = (ctypes.c_ubyte * 52)()
+    code = _load().poker_shuffle(seed, cards)
+    if code != 0:
+        raise PokerError(code, "poker_shuffle failed with code %d" % code)
+    return list(cards)
+
+
+def camicia_simulate(player_a, player_b):
+    """One game of Camicia (Beggar-My-Neighbour, exercism's rules); each
+    player's deck top card first, as a string (``"2 A 7 8 Q 10"``,
+    ``"---K---Q-KQAJ--"``) or a list of tokens (``["2", "A"]``). Returns
+    ``{"status": "finished" or "loop", "cards": n, "tricks": n}``; a bad
+    token raises PokerError naming it."""
+    decks = [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
+    out, err = _CamiciaResult(), _CamiciaError()
+    code = _load().camicia_simulate_ex(decks[0].encode(), decks[1].encode(),
+                                       ctypes.byref(out), ctypes.byref(err))
+    if code == CAMICIA_ERR_TOKEN:
+        tokens = decks[err.player].split() if err.player in (0, 1) else []
+        bad = tokens[err.token] if err.token < len(tokens) else "?"
+        raise PokerError(code, "player %s, token %d: %r is not a card (2..10, T, J, Q, K, A or -)"
+                         % ("ab"[err.player] if err.player in (0, 1) else "?", err.token + 1, bad))
+    if code != CAMICIA_OK:
+        raise PokerError(code, "camicia_simulate failed with code %d" % code)
+    status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
+    return {"status": status, "cards": out.cards, "tricks": out.tricks}
