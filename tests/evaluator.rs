@@ -463,3 +463,29 @@ fn bad_arguments_are_clear_errors() {
         "does not exist",
     );
 }
+
+#[test]
+fn each_game_shows_the_best_possible_score_of_its_deck() {
+    // Blocks of one rank (9, 10, J, Q, K), suits in the same order in each:
+    // round robin gives each column one suit from 9 to K, four straight
+    // flushes, 32, which is also the most any placement can score.
+    let path = common::scratch("eval").join("ordered_deck.txt");
+    std::fs::write(
+        &path,
+        "9C 9D 9H 9S TC TD TH TS JC JD JH JS QC QD QH QS KC KD KH KS AC AD AH AS\n",
+    )
+    .unwrap();
+    let rr = common::root().join("c_examples/roundrobin.c");
+    let json = eval(&["--decks", path.to_str().unwrap(), rr.to_str().unwrap()]);
+    let c = &json["contestants"][0];
+    assert_eq!(c["tests"][0]["score"], 32);
+    assert_eq!(c["tests"][0]["best_possible"], 32);
+    assert_eq!(c["best_possible"], 32);
+    // On the built-in decks no example scores above its deck's optimum.
+    let json = eval(&[]);
+    for c in json["contestants"].as_array().unwrap() {
+        for t in c["tests"].as_array().unwrap() {
+            assert!(t["score"].as_u64() <= t["best_possible"].as_u64(), "{t}");
+        }
+    }
+}

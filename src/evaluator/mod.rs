@@ -18,6 +18,7 @@ pub use contestant::{Contestant, Toolchain, default_lib_dir};
 pub use results::{ContestantResult, GameResult, Status, rank, scale};
 
 use crate::contest::{ContestDeck, Game};
+use crate::optimum::deck_optimum;
 use manager::Ending;
 use process::Exit;
 use std::os::fd::AsRawFd;
@@ -159,7 +160,8 @@ pub fn play_many(
 }
 
 /// Runs every contestant over every deck, one game at a time (so timing is
-/// fair), calling `on_game` after each game, and ranks the results.
+/// fair), calling `on_game` after each game, and ranks the results. Each
+/// game also carries its deck's hindsight optimum (the best possible score).
 pub fn evaluate(
     contestants: &[Contestant],
     decks: &[ContestDeck],
@@ -167,6 +169,7 @@ pub fn evaluate(
     mut on_game: impl FnMut(&Contestant, &GameResult),
 ) -> std::io::Result<Vec<ContestantResult>> {
     process::become_subreaper()?;
+    let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut results = Vec::new();
     for contestant in contestants {
         let mut tests = Vec::new();
@@ -183,6 +186,10 @@ pub fn evaluate(
                     best_possible: None,
                 },
             };
+            let game = GameResult {
+                best_possible: Some(best[i]),
+                ..game
+            };
             on_game(contestant, &game);
             tests.push(game);
         }
@@ -190,6 +197,7 @@ pub fn evaluate(
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
+            best_possible: best.iter().map(|&b| u32::from(b)).sum(),
             scaled: 0,
             tests,
         });

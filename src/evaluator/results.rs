@@ -69,6 +69,8 @@ pub struct ContestantResult {
     pub total: u32,
     /// Its ranking points 0..=10 (see [`scale`]).
     pub scaled: u32,
+    /// The sum of the decks' hindsight optima: no contestant can total more.
+    pub best_possible: u32,
     /// One entry per deck.
     pub tests: Vec<GameResult>,
 }

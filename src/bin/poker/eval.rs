@@ -103,18 +103,28 @@ fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
 fn print_tables(results: &[ContestantResult]) {
     for r in results {
         println!("{} ({})", r.name, r.path);
-        println!("  deck  score  status      time    reason");
+        println!("  deck  score  best  status      time    reason");
         for t in &r.tests {
             println!(
-                "  {:>4}  {:>5}  {:<10} {:>6.3}s  {}",
+                "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {}",
                 t.deck,
                 t.score,
+                t.best_possible.map_or("-".to_string(), |b| b.to_string()),
                 t.status.as_str(),
                 t.seconds,
                 t.reason.as_deref().unwrap_or("")
             );
         }
-        println!("  total: {}\n", r.total);
+        let share = if r.best_possible > 0 {
+            format!(
+                " ({:.0}% of the best possible {})",
+                100.0 * f64::from(r.total) / f64::from(r.best_possible),
+                r.best_possible
+            )
+        } else {
+            String::new()
+        };
+        println!("  total: {}{share}\n", r.total);
     }
     let mut order: Vec<&ContestantResult> = results.iter().collect();
     order.sort_by(|a, b| b.total.cmp(&a.total).then(a.name.cmp(&b.name)));
