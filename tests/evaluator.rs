@@ -489,3 +489,45 @@ fn each_game_shows_the_best_possible_score_of_its_deck() {
         }
     }
 }
+
+#[test]
+fn bench_reports_the_mean_of_the_games_it_played() {
+    let rr = common::root().join("c_examples/roundrobin.c");
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args([
+            "bench",
+            "--json",
+            "--games",
+            "24",
+            "--seed",
+            "7",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(&rr)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Deck i is ContestDeck::shuffled(7 + i); round robin puts card k in
+    // column k % 4, so its score is the scorer's total of those columns.
+    let totals: Vec<f64> = (1..=24)
+        .map(|i| {
+            let cards = *ContestDeck::shuffled(7 + i).cards();
+            let columns = std::array::from_fn(|c| std::array::from_fn(|r| cards[r * 4 + c]));
+            f64::from(Board::from_columns(columns).score().unwrap().total)
+        })
+        .collect();
+    let mean = totals.iter().sum::<f64>() / 24.0;
+    assert!(
+        (json["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+        "{json}"
+    );
+    assert_eq!(json["games"], 24);
+    assert_eq!(json["failed"], 0);
+    assert!(json["mean_best_possible"].as_f64().unwrap() >= mean);
+}

@@ -4,6 +4,8 @@ use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use poker::evaluator::{self, Status, decks};
+use poker::optimum::deck_optimum;
+use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +13,7 @@ use std::time::Instant;
 
 /// Play one contestant on many random decks through the evaluator and print
 /// its mean score, standard deviation, standard error, min, max and time per
-/// game.
+/// game, and the mean hindsight optimum of the same decks.
 ///
 /// Deck i (1-based) is `ContestDeck::shuffled(SEED + i)`, so two contestants
 /// benchmarked with the same --seed play the same decks.
@@ -85,6 +87,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game_seconds: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     let (mean_time, _, _) = stats(&game_seconds);
     let failed: Vec<_> = results.iter().filter(|r| r.status != Status::Ok).collect();
+    let optima: Vec<f64> = deck_list
+        .par_iter()
+        .map(|deck| f64::from(deck_optimum(deck).total))
+        .collect();
+    let (mean_best, _, se_best) = stats(&optima);
 
     if args.json {
         println!(
@@ -96,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "mean": mean, "sd": sd, "stderr": se, "min": min, "max": max,
                 "seconds_per_game": mean_time,
                 "failed": failed.len(),
+                "mean_best_possible": mean_best,
             })
         );
     } else {
@@ -114,6 +122,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!(
             "time:       {:.2} ms per game (spawn to 20th placement)",
             mean_time * 1000.0
+        );
+        println!(
+            "optimum:    mean {mean_best:.3} +- {se_best:.3} (the hindsight optimum of the same decks)"
         );
         println!("failed:     {} games", failed.len());
         for r in failed.iter().take(5) {
