@@ -1,6 +1,7 @@
 # Installs libpoker under a prefix: the header, the shared and static
 # libraries, the pkg-config file, the `poker` program, and the Pascal unit
-# and Python module (under share/libpoker). cargo-c is not needed.
+# and Python module and the example contestants (under share/libpoker).
+# cargo-c is not needed.
 #
 #   make install PREFIX=/usr/local        # builds (cargo build --release) first
 #   make install PREFIX=$HOME/.local DESTDIR=/tmp/stage
@@ -31,13 +32,15 @@ install: build
 
 install-files:
 	$(INSTALL) -d $(DEST)/include $(DEST)/lib/pkgconfig $(DEST)/bin \
-		$(DEST)/share/libpoker/pascal $(DEST)/share/libpoker/python
+		$(DEST)/share/libpoker/pascal $(DEST)/share/libpoker/python \
+		$(DEST)/share/libpoker/c_examples
 	$(INSTALL) -m 644 include/poker.h $(DEST)/include/poker.h
 	$(INSTALL) -m 755 $(BUILD_DIR)/libpoker.so $(DEST)/lib/libpoker.so
 	$(INSTALL) -m 644 $(BUILD_DIR)/libpoker.a $(DEST)/lib/libpoker.a
 	$(INSTALL) -m 755 $(BIN) $(DEST)/bin/poker
 	$(INSTALL) -m 644 bindings/pascal/poker.pas $(DEST)/share/libpoker/pascal/poker.pas
 	$(INSTALL) -m 644 bindings/python/libpoker.py $(DEST)/share/libpoker/python/libpoker.py
+	$(INSTALL) -m 644 c_examples/*.c $(DEST)/share/libpoker/c_examples/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' libpoker.pc.in \
 		> $(DEST)/lib/pkgconfig/libpoker.pc
 

@@ -120,11 +120,21 @@ fn poker(args: &[&str]) -> (bool, String, String) {
 fn the_command_names_a_hand() {
     assert_eq!(
         poker(&["hand", "AS KS QS JS TS"]),
-        (true, "straight flush\n".into(), String::new())
+        (
+            true,
+            "straight flush (8 points as a Poker American column)\n".into(),
+            String::new()
+        )
     );
     let (ok, out, _) = poker(&["hand", "10h", "10d", "4c", "4s", "4h"]);
     assert!(ok);
     assert_eq!(out, "full house\n");
+    // In the contest a flush (7) outranks four of a kind (6): seed 001.
+    let (ok, out, _) = poker(&["hand", "9s", "js", "ks", "as", "qs"]);
+    assert!(ok);
+    assert_eq!(out, "flush (7 points as a Poker American column)\n");
+    let (_, out, _) = poker(&["hand", "9s", "9h", "9d", "9c", "as"]);
+    assert_eq!(out, "four of a kind (6 points as a Poker American column)\n");
 }
 
 #[test]

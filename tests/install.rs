@@ -145,9 +145,10 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", common::stderr(&output));
-    // Only the installed library may be found (cargo's LD_LIBRARY_PATH is replaced).
+    // The .pc file's rpath finds the installed library (cargo's
+    // LD_LIBRARY_PATH, which points at the build, is removed).
     let run = Command::new(&exe)
-        .env("LD_LIBRARY_PATH", prefix.join("lib"))
+        .env_remove("LD_LIBRARY_PATH")
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", common::stderr(&run));
@@ -162,6 +163,35 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
         .output()
         .unwrap();
     assert!(common::stdout(&poker).contains(&cargo_toml_version()));
+
+    // The installed `poker eval`, run from an empty folder, evaluates the
+    // installed examples against the installed library with no options.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let eval = Command::new(prefix.join("bin/poker"))
+        .args(["eval", "--json", "--decks"])
+        .arg(common::root().join("data/decks.txt"))
+        .current_dir(&empty)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    assert!(eval.status.success(), "{}", common::stderr(&eval));
+    let json: serde_json::Value = serde_json::from_slice(&eval.stdout).unwrap();
+    let contestants = json["contestants"].as_array().unwrap();
+    let paths: Vec<&str> = contestants
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.contains("share/libpoker/c_examples/")),
+        "{paths:?}"
+    );
+    assert!(
+        contestants.iter().all(|c| c["tests"][0]["status"] == "ok"),
+        "{json}"
+    );
 }
 
 #[test]

@@ -78,11 +78,11 @@ impl Session {
                 .and_then(|v| v.parse::<RawFd>().ok())
                 .filter(|&fd| fd >= 0)
                 .ok_or_else(|| {
-                    format!("poker: {CHANNEL_ENV}={value:?} is not a file descriptor")
+                    format!("poker: {CHANNEL_ENV}={value:?} is not a file descriptor\n")
                 })?;
             return Ok(Session::Evaluated(fd));
         }
-        let (deck, source) = DeckSource::from_env().map_err(|e| format!("poker: {e}"))?;
+        let (deck, source) = DeckSource::from_env().map_err(|e| format!("poker: {e}\n"))?;
         Ok(Session::Practice(Box::new(Game::new(deck)), source))
     }
 }

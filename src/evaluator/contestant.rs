@@ -190,12 +190,15 @@ fn executable(path: &Path) -> Result<PathBuf, String> {
 }
 
 /// The folder with the freshest `libpoker.so` near the running executable:
-/// `<exe dir>` or `<exe dir>/deps` (cargo keeps the newest build there when
-/// testing), whichever holds the newer file.
+/// `<exe dir>`, `<exe dir>/deps` (cargo keeps the newest build there when
+/// testing) or `<exe dir>/../lib` (an installed `poker`), whichever holds
+/// the newest file.
 pub fn default_lib_dir() -> Option<PathBuf> {
     let exe_dir = std::env::current_exe().ok()?.parent()?.to_path_buf();
-    [exe_dir.clone(), exe_dir.join("deps")]
+    let installed = exe_dir.parent().map(|prefix| prefix.join("lib"));
+    [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
         .into_iter()
+        .flatten()
         .filter_map(|dir| {
             let modified = std::fs::metadata(dir.join("libpoker.so"))
                 .ok()?

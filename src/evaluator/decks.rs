@@ -48,6 +48,14 @@ pub fn builtin() -> Vec<ContestDeck> {
     parse_deck_file(BUILTIN_TEXT).expect("data/decks.txt is a valid deck file")
 }
 
+/// Reads and parses the deck file at `path`; errors name the file (and the
+/// line, see [`parse_deck_file`]).
+pub fn read_deck_file(path: &std::path::Path) -> Result<Vec<ContestDeck>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read deck file {}: {e}", path.display()))?;
+    parse_deck_file(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Parses a deck file: one deck a line (24 card tokens such as `TS 9h`),
 /// blank lines and `#` comments ignored. An error names the line.
 pub fn parse_deck_file(text: &str) -> Result<Vec<ContestDeck>, String> {

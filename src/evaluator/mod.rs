@@ -67,7 +67,10 @@ pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Durat
     };
     let (exit, _stdout, _stderr) = running.finish(grace);
     result.placements = game.placements();
-    let placed = result.placements;
+    let placed = match result.placements {
+        1 => "1 placement".to_string(),
+        n => format!("{n} placements"),
+    };
     let (status, reason) = match ending {
         Ending::Finished(total) => {
             result.score = total;
@@ -76,12 +79,12 @@ pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Durat
         Ending::Violation(error) => (Status::Violation, Some(error.to_string())),
         Ending::Protocol(what) => (
             Status::Violation,
-            Some(format!("protocol broken after {placed} placements: {what}")),
+            Some(format!("protocol broken after {placed}: {what}")),
         ),
         Ending::TimedOut => (
             Status::Timeout,
             Some(format!(
-                "time limit of {} s exceeded after {placed} placements",
+                "time limit of {} s exceeded after {placed}",
                 time_limit.as_secs_f64()
             )),
         ),
@@ -89,20 +92,15 @@ pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Durat
         Ending::Closed | Ending::Exited => match exit {
             Exit::Signal(signal) => (
                 Status::Crash,
-                Some(format!(
-                    "killed by {} after {placed} placements",
-                    signal_name(signal)
-                )),
+                Some(format!("killed by {} after {placed}", signal_name(signal))),
             ),
             Exit::Code(code) => (
                 Status::Incomplete,
-                Some(format!(
-                    "exited with status {code} after {placed} placements"
-                )),
+                Some(format!("exited with status {code} after {placed}")),
             ),
             Exit::Killed => (
                 Status::Incomplete,
-                Some(format!("closed its channel after {placed} placements")),
+                Some(format!("closed its channel after {placed}")),
             ),
         },
     };
@@ -197,6 +195,7 @@ pub fn evaluate(
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
+            rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),
             scaled: 0,
             tests,

@@ -67,6 +67,9 @@ pub struct ContestantResult {
     pub path: String,
     /// Sum of its game scores.
     pub total: u32,
+    /// Its place in the ranking: 1 + the number of contestants with a
+    /// higher total (equal totals share a place).
+    pub rank: u32,
     /// Its ranking points 0..=10 (see [`scale`]).
     pub scaled: u32,
     /// The sum of the decks' hindsight optima: no contestant can total more.
@@ -85,10 +88,12 @@ pub fn scale(total: u32, best: u32) -> u32 {
     ((20 * total + best) / (2 * best)) as u32
 }
 
-/// Fills in every contestant's `scaled` from the best total.
+/// Fills in every contestant's `rank` and `scaled` from the totals.
 pub fn rank(results: &mut [ContestantResult]) {
-    let best = results.iter().map(|r| r.total).max().unwrap_or(0);
+    let totals: Vec<u32> = results.iter().map(|r| r.total).collect();
+    let best = totals.iter().copied().max().unwrap_or(0);
     for r in results.iter_mut() {
+        r.rank = 1 + totals.iter().filter(|&&t| t > r.total).count() as u32;
         r.scaled = scale(r.total, best);
     }
 }
@@ -107,5 +112,27 @@ mod tests {
         assert_eq!(scale(0, 0), 0);
         // Halves round up: 10 * 9 / 20 = 4.5 -> 5.
         assert_eq!(scale(9, 20), 5);
+    }
+
+    #[test]
+    fn equal_totals_share_a_place() {
+        let contestant = |total| ContestantResult {
+            name: String::new(),
+            path: String::new(),
+            total,
+            rank: 0,
+            scaled: 0,
+            best_possible: 0,
+            tests: Vec::new(),
+        };
+        let mut results = vec![
+            contestant(120),
+            contestant(180),
+            contestant(120),
+            contestant(60),
+        ];
+        rank(&mut results);
+        let places: Vec<(u32, u32)> = results.iter().map(|r| (r.rank, r.scaled)).collect();
+        assert_eq!(places, [(2, 7), (1, 10), (2, 7), (4, 3)]);
     }
 }

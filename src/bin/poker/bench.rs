@@ -15,11 +15,13 @@ use std::time::Instant;
 /// its mean score, standard deviation, standard error, min, max and time per
 /// game, and the mean hindsight optimum of the same decks.
 ///
-/// Deck i (1-based) is `ContestDeck::shuffled(SEED + i)`, so two contestants
-/// benchmarked with the same --seed play the same decks.
+/// Deck i, for i = 1..=N, is `ContestDeck::shuffled(SEED + i)` (the deck a
+/// practice run gets with POKER_SEED=SEED+i), so two contestants benchmarked
+/// with the same --seed play the same decks.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The contestant: an executable linked against libpoker, or a .c file.
+    /// The contestant: an executable linked against libpoker, or a .c, .pas
+    /// or .py file (as for `poker eval`).
     #[arg(value_name = "CONTESTANT")]
     contestant: PathBuf,
 
@@ -113,8 +115,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.contestant.display()
         );
         println!(
-            "games:      {} (decks ContestDeck::shuffled({} + i), {jobs} at a time, {wall:.1} s)",
-            args.games, args.seed
+            "games:      {} (deck i = ContestDeck::shuffled({} + i), i = 1..={}, {jobs} at a time, {wall:.1} s)",
+            args.games, args.seed, args.games
         );
         println!(
             "score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}, min {min}, max {max}"

@@ -3,7 +3,7 @@
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::{self, ContestantResult, decks};
+use poker::evaluator::{self, ContestantResult, Status, decks};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,7 +23,8 @@ pub struct Args {
     /// Contestants: executables linked against libpoker, .c files (compiled
     /// with cc) or .pas files (compiled with fpc, `uses Poker;`) to build
     /// against it first, or .py scripts (run with python3 and the libpoker
-    /// module). Default: every c_examples/*.c.
+    /// module). Default: every .c file in ./c_examples (or the installed
+    /// examples).
     #[arg(value_name = "CONTESTANT")]
     contestants: Vec<PathBuf>,
 
@@ -44,11 +45,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let time_limit = args.run.time_limit()?;
     let decks = match &args.decks {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read deck file {}", path.display()))?;
-            decks::parse_deck_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        }
+        Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => decks::builtin(),
     };
     let paths = if args.contestants.is_empty() {
@@ -57,7 +54,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.contestants.clone()
     };
     let toolchain = args.run.toolchain()?;
-    let contestants: Vec<_> = paths.iter().map(|p| toolchain.prepare(p)).collect();
+    let mut contestants: Vec<_> = paths.iter().map(|p| toolchain.prepare(p)).collect();
+    // Two contestants with one file name are told apart by their paths.
+    let names: Vec<String> = contestants.iter().map(|c| c.name.clone()).collect();
+    for c in contestants.iter_mut() {
+        if names.iter().filter(|n| **n == c.name).count() > 1 {
+            c.name = c.source.display().to_string();
+        }
+    }
+    for c in &contestants {
+        if let Err(why) = &c.program {
+            eprintln!("poker: warning: {} is not run (scored 0): {why}", c.name);
+        }
+    }
 
     let bar = ProgressBar::new((contestants.len() * decks.len()) as u64);
     bar.set_style(
@@ -80,14 +89,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Every .c file in ./c_examples, or in the source tree's c_examples.
+/// Every .c file in the first of: ./c_examples, the installed examples
+/// (PREFIX/share/libpoker/c_examples), the source tree's c_examples.
 fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
-    let local = Path::new("c_examples");
-    let dir = if local.is_dir() {
-        local.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("c_examples")
-    };
+    let installed = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("share/libpoker/c_examples")));
+    let candidates = [
+        Some(PathBuf::from("c_examples")),
+        installed,
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("c_examples")),
+    ];
+    let dir = candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| PathBuf::from("c_examples"));
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("no contestants given and cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -103,6 +120,13 @@ fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
 fn print_tables(results: &[ContestantResult]) {
     for r in results {
         println!("{} ({})", r.name, r.path);
+        let not_run = r.tests.iter().all(|t| t.status == Status::Error)
+            && r.tests.windows(2).all(|w| w[0].reason == w[1].reason);
+        if let (true, Some(first)) = (not_run, r.tests.first()) {
+            println!("  not run: {}", first.reason.as_deref().unwrap_or(""));
+            println!("  total: 0\n");
+            continue;
+        }
         println!("  deck  score  best  status      time    reason");
         for t in &r.tests {
             println!(
@@ -127,7 +151,7 @@ fn print_tables(results: &[ContestantResult]) {
         println!("  total: {}{share}\n", r.total);
     }
     let mut order: Vec<&ContestantResult> = results.iter().collect();
-    order.sort_by(|a, b| b.total.cmp(&a.total).then(a.name.cmp(&b.name)));
+    order.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.name.cmp(&b.name)));
     let width = order
         .iter()
         .map(|r| r.name.len())
@@ -136,16 +160,10 @@ fn print_tables(results: &[ContestantResult]) {
         .max(10);
     println!("ranking (the best total is worth 10 points)");
     println!("  rank  {:<width$}  total  points", "contestant");
-    let mut rank = 0;
-    let mut previous = None;
-    for (i, r) in order.iter().enumerate() {
-        if previous != Some(r.total) {
-            rank = i + 1;
-            previous = Some(r.total);
-        }
+    for r in order {
         println!(
-            "  {rank:>4}  {:<width$}  {:>5}  {:>6}",
-            r.name, r.total, r.scaled
+            "  {:>4}  {:<width$}  {:>5}  {:>6}",
+            r.rank, r.name, r.total, r.scaled
         );
     }
 }

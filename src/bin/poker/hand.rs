@@ -1,6 +1,7 @@
 //! `poker hand`: name a five-card hand's category.
 
 use anyhow::Context;
+use poker::cards::Rank;
 use poker::hand::{categorize, parse_hand};
 use std::process::ExitCode;
 
@@ -9,10 +10,12 @@ use std::process::ExitCode;
 #[command(after_help = "\
 Categories, strongest first: straight flush, four of a kind, full house,
 flush, straight (A-2-3-4-5 counts), three of a kind, two pair, one pair,
-high card.
+high card. For a hand of the contest's 24-card deck (9 to A) the points
+it scores as a Poker American column are added; there a flush (7) beats
+four of a kind (6) and a full house (5).
 
 Examples:
-  poker hand \"AS KS QS JS TS\"      straight flush
+  poker hand \"AS KS QS JS TS\"      straight flush (8 points as a Poker American column)
   poker hand 10h 10d 4c 4s 4h      full house")]
 pub struct Args {
     /// Five distinct cards, as one quoted argument or five: a rank (2-9, T or
@@ -25,6 +28,14 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = args.cards.join(" ");
     let hand = parse_hand(&text).with_context(|| format!("not a five-card hand: '{text}'"))?;
-    println!("{}", categorize(&hand));
+    let category = categorize(&hand);
+    if hand.iter().all(|c| c.rank >= Rank::NINE) {
+        // A hand of the contest's 24-card deck: say what a column scores.
+        let points = category.contest_points();
+        let unit = if points == 1 { "point" } else { "points" };
+        println!("{category} ({points} {unit} as a Poker American column)");
+    } else {
+        println!("{category}");
+    }
     Ok(ExitCode::SUCCESS)
 }

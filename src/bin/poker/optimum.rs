@@ -1,7 +1,8 @@
 //! `poker optimum`: the hindsight optimum of decks (issue 7).
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use poker::contest::ContestDeck;
+use poker::evaluator::decks;
 use poker::optimum::{Optimum, deck_optimum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,21 +24,21 @@ pub struct Args {
 /// placement of its 20 dealt cards reaches, and one placement reaching it.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let decks = match &args.decks {
-        Some(path) => read_decks(path)?,
+        Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => {
             let text = args.deck.join(" ");
-            let deck = ContestDeck::parse(&text).with_context(|| format!("deck {text:?}"))?;
-            vec![(None, deck)]
+            vec![ContestDeck::parse(&text).with_context(|| format!("deck {text:?}"))?]
         }
     };
+    let numbered = decks.len() > 1;
     let mut sum = 0u32;
-    for (i, (line, deck)) in decks.iter().enumerate() {
+    for (i, deck) in decks.iter().enumerate() {
         let best = deck_optimum(deck);
         sum += u32::from(best.total);
         if i > 0 {
             println!();
         }
-        print_optimum(*line, deck, &best);
+        print_optimum(numbered.then_some(i + 1), deck, &best);
     }
     if decks.len() > 1 {
         println!(
@@ -49,9 +50,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_optimum(line: Option<usize>, deck: &ContestDeck, best: &Optimum) {
-    if let Some(line) = line {
-        println!("line {line}: {deck}");
+/// Prints one deck's optimum; `number` is the deck's 1-based place in a
+/// file (as `poker eval` numbers them).
+fn print_optimum(number: Option<usize>, deck: &ContestDeck, best: &Optimum) {
+    if let Some(number) = number {
+        println!("deck {number}: {deck}");
     } else {
         println!("deck: {deck}");
     }
@@ -63,25 +66,4 @@ fn print_optimum(line: Option<usize>, deck: &ContestDeck, best: &Optimum) {
         .collect();
     println!("columns (card by card): {}", columns.join(" "));
     print!("{}", best.board().report());
-}
-
-/// The decks of a file with their 1-based line numbers.
-fn read_decks(path: &PathBuf) -> anyhow::Result<Vec<(Option<usize>, ContestDeck)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut decks = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match ContestDeck::parse(line) {
-            Ok(deck) => decks.push((Some(i + 1), deck)),
-            Err(e) => bail!("{}, line {}: {e}", path.display(), i + 1),
-        }
-    }
-    if decks.is_empty() {
-        bail!("{}: no decks", path.display());
-    }
-    Ok(decks)
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 /// How contestants are built and timed.
 #[derive(clap::Args)]
 pub struct RunOptions {
-    /// Time limit per game, in seconds (the contest's is 5).
+    /// Time limit per game, in seconds, 0 < SECONDS <= 3600 (the contest's
+    /// is 5).
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     time_limit: f64,
 
