@@ -215,7 +215,8 @@ impl fmt::Display for CardError {
         match self {
             CardError::BadToken { token, position } => write!(
                 f,
-                "card {position}: '{token}' is not a card (rank 2-9, T or 10, J, Q, K, A followed by suit S, H, D or C)"
+                "card {position}: '{}' is not a card (rank 2-9, T or 10, J, Q, K, A followed by suit S, H, D or C)",
+                shown(token)
             ),
             CardError::Duplicate { card } => write!(f, "card {card} appears more than once"),
             CardError::NotInDeck { card } => write!(f, "card {card} is not in this deck"),
@@ -227,6 +228,16 @@ impl fmt::Display for CardError {
 }
 
 impl std::error::Error for CardError {}
+
+/// A token as an error message shows it: control characters escaped, and
+/// cut after 24 characters.
+fn shown(token: &str) -> String {
+    let mut text: String = token.chars().take(24).flat_map(char::escape_debug).collect();
+    if token.chars().count() > 24 {
+        text.push_str("...");
+    }
+    text
+}
 
 impl FromStr for Card {
     type Err = CardError;

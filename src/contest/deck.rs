@@ -103,9 +103,9 @@ impl DeckSource {
                 .to_str()
                 .and_then(|t| t.trim().parse::<u64>().ok())
                 .ok_or_else(|| {
+                    let shown: String = text.to_string_lossy().chars().take(40).collect();
                     format!(
-                        "POKER_SEED: {:?} is not a whole number in 0..={}",
-                        text,
+                        "POKER_SEED: {shown:?} is not a whole number in 0..={}",
                         u64::MAX
                     )
                 })?,

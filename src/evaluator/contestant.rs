@@ -25,7 +25,7 @@ pub struct Contestant {
 }
 
 /// Where compiled contestants go and what they link against.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Toolchain {
     /// Folder holding `libpoker.so`.
     pub lib_dir: PathBuf,
@@ -34,9 +34,16 @@ pub struct Toolchain {
 }
 
 impl Toolchain {
-    /// A toolchain linking against `lib_dir`, compiling into a fresh folder
-    /// under the system's temporary directory.
+    /// A toolchain linking against `lib_dir` (which must hold
+    /// `libpoker.so`), compiling into a fresh folder under the system's
+    /// temporary directory, removed when the toolchain is dropped.
     pub fn new(lib_dir: PathBuf) -> std::io::Result<Toolchain> {
+        if !lib_dir.join("libpoker.so").is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no libpoker.so in {}", lib_dir.display()),
+            ));
+        }
         let work_dir = std::env::temp_dir().join(format!("poker-eval-{}", std::process::id()));
         std::fs::create_dir_all(work_dir.join("include"))?;
         std::fs::write(work_dir.join("include/poker.h"), HEADER)?;
@@ -54,11 +61,13 @@ impl Toolchain {
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
+        // Compilers get an absolute path: a name like `-x.c` is no option.
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let program = match path.extension().and_then(|e| e.to_str()) {
             _ if !path.exists() => Err(format!("{} does not exist", path.display())),
-            Some("c") => self.compile_c(path, &name),
-            Some("pas" | "pp") => self.compile_pascal(path, &name),
-            Some("py") => self.python_launcher(path, &name),
+            Some("c") => self.compile_c(&absolute, &name),
+            Some("pas" | "pp") => self.compile_pascal(&absolute, &name),
+            Some("py") => self.python_launcher(&absolute, &name),
             _ => executable(path),
         };
         Contestant {
@@ -164,6 +173,12 @@ impl Toolchain {
 /// `path` as one single-quoted shell word.
 fn shell_quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+impl Drop for Toolchain {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.work_dir);
+    }
 }
 
 fn unique() -> u64 {

@@ -51,15 +51,36 @@ pub fn builtin() -> Vec<ContestDeck> {
 /// Reads and parses the deck file at `path`; errors name the file (and the
 /// line, see [`parse_deck_file`]).
 pub fn read_deck_file(path: &std::path::Path) -> Result<Vec<ContestDeck>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read deck file {}: {e}", path.display()))?;
+    use std::io::Read;
+    let failed = |e: std::io::Error| format!("cannot read deck file {}: {e}", path.display());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(failed)?
+        .take(MAX_DECK_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(failed)?;
+    if bytes.len() as u64 > MAX_DECK_FILE {
+        return Err(format!(
+            "{}: larger than {} MiB, not a deck file",
+            path.display(),
+            MAX_DECK_FILE >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: not UTF-8 text, not a deck file", path.display()))?;
     parse_deck_file(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+/// The largest deck file read (a million decks fit in 72 MiB; this is for
+/// contests, so 16 MiB is plenty and `/dev/zero` is refused quickly).
+const MAX_DECK_FILE: u64 = 16 << 20;
 
 /// Parses a deck file: one deck a line (24 card tokens such as `TS 9h`),
 /// blank lines and `#` comments ignored. An error names the line.
 pub fn parse_deck_file(text: &str) -> Result<Vec<ContestDeck>, String> {
     let mut decks = Vec::new();
+    // A byte-order mark some editors write is not part of the first card.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (number, line) in text.lines().enumerate() {
         let content = line.split('#').next().unwrap_or("").trim();
         if content.is_empty() {

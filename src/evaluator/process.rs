@@ -107,6 +107,10 @@ pub fn spawn(program: &Path, args: &[String]) -> std::io::Result<Running> {
             if libc::setsid() < 0 {
                 return Err(std::io::Error::last_os_error());
             }
+            // If the evaluator dies (Ctrl-C, kill), the contestant goes too.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             if stub_fd == CHANNEL_FD {
                 // dup2 onto itself would keep close-on-exec set.
                 if libc::fcntl(CHANNEL_FD, libc::F_SETFD, 0) < 0 {
@@ -240,8 +244,13 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
     let me = std::process::id() as i32;
     for _ in 0..200 {
         let registry = active();
-        let other_game =
-            |pid: i32| pid != root && registry.as_ref().is_some_and(|s| s.contains(&pid));
+        // A process of another running game: its main process, or one in
+        // that game's session (re-parented here when its parent exited).
+        let other_game = |p: &ProcessInfo| {
+            let active =
+                |id: i32| id != root && registry.as_ref().is_some_and(|s| s.contains(&id));
+            active(p.pid) || active(p.session)
+        };
         // SAFETY: kill with a negative pid signals the process group.
         unsafe { libc::kill(-root, libc::SIGKILL) };
         let table = process_table();
@@ -254,7 +263,7 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
                     p.ppid == me
                         && p.pid != root
                         && !children_before.contains(&p.pid)
-                        && !other_game(p.pid)
+                        && !other_game(p)
                 })
                 .map(|p| p.pid),
         );
@@ -279,7 +288,7 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
                 && p.zombie
                 && p.pid != root
                 && !children_before.contains(&p.pid)
-                && !other_game(p.pid)
+                && !other_game(p)
             {
                 // SAFETY: waiting on a specific child pid.
                 unsafe { libc::waitpid(p.pid, std::ptr::null_mut(), libc::WNOHANG) };
@@ -296,6 +305,9 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
 struct ProcessInfo {
     pid: i32,
     ppid: i32,
+    /// Session id: a contestant's processes share its main process's pid
+    /// unless they started a session of their own.
+    session: i32,
     zombie: bool,
 }
 
@@ -312,9 +324,12 @@ fn process_table() -> Vec<ProcessInfo> {
         let mut fields = rest.split(' ');
         let state = fields.next()?;
         let ppid = fields.next()?.parse().ok()?;
+        let _process_group = fields.next()?;
+        let session = fields.next()?.parse().ok()?;
         Some(ProcessInfo {
             pid,
             ppid,
+            session,
             zombie: state == "Z" || state == "X",
         })
     })

@@ -80,7 +80,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("cannot set up the evaluator")?;
     let wall = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let _ = std::fs::remove_dir_all(&toolchain.work_dir);
 
     let scores: Vec<f64> = results.iter().map(|r| f64::from(r.score)).collect();
     let (mean, sd, se) = stats(&scores);

@@ -79,7 +79,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
     .context("cannot set up the evaluator")?;
     bar.finish_and_clear();
-    let _ = std::fs::remove_dir_all(&toolchain.work_dir);
 
     if args.json {
         println!("{}", json!({ "contestants": results }));

@@ -43,6 +43,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix filters, stop quietly when the reader of our output
+    // goes away (`poker decks --count 1000000 | head`) instead of panicking
+    // on EPIPE. Contestants' channels use MSG_NOSIGNAL and are unaffected.
+    // SAFETY: setting a signal disposition at start-up, before any thread.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),

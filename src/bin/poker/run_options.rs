@@ -8,8 +8,7 @@ use std::time::Duration;
 /// How contestants are built and timed.
 #[derive(clap::Args)]
 pub struct RunOptions {
-    /// Time limit per game, in seconds, 0 < SECONDS <= 3600 (the contest's
-    /// is 5).
+    /// Time limit per game, in seconds, 0.001 to 3600 (the contest's is 5).
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     time_limit: f64,
 
@@ -24,8 +23,8 @@ impl RunOptions {
     /// The time limit, checked to be in (0, 3600] seconds.
     pub fn time_limit(&self) -> anyhow::Result<Duration> {
         let seconds = self.time_limit;
-        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-            bail!("--time-limit must be a number of seconds in (0, 3600], not {seconds}");
+        if !(seconds.is_finite() && (0.001..=3600.0).contains(&seconds)) {
+            bail!("--time-limit must be a number of seconds from 0.001 to 3600, not {seconds}");
         }
         Ok(Duration::from_secs_f64(seconds))
     }
@@ -38,6 +37,6 @@ impl RunOptions {
                 "cannot find libpoker.so next to this program; build it (cargo build --release) or pass --lib-dir"
             );
         };
-        Toolchain::new(lib_dir).context("cannot create a scratch folder")
+        Toolchain::new(lib_dir).context("cannot prepare to build contestants")
     }
 }
