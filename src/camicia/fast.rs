@@ -3,7 +3,7 @@
 //! # Decks as runs
 //! Number cards are all alike, so a deck is stored run-length encoded as a
 //! list of runs "`z` number cards, then a payment card of penalty `p`",
-//! packed as `z << 3 | p` in a `u64`. The deck always ends with one run of
+//! packed as `z << 3 | p` in an integer. The deck always ends with one run of
 //! penalty 0: the number cards after its last payment card (the *tail*;
 //! `0` when the deck is empty). A round then costs a few steps per *payment
 //! card* instead of one per card: with both players' distances to their next
@@ -19,7 +19,17 @@
 //! run. Games with at most [`FIXED_PAYMENT_CARDS`] payment cards (every
 //! 52-card deal) use a fixed 64-slot ring per deck, inline, with masks the
 //! compiler sees; larger games use the same code over a heap ring sized to
-//! the deal. Nothing is allocated per game once the buffers exist.
+//! the deal. Nothing is allocated per game once the buffers exist. The two
+//! rings are interleaved (A's runs at even positions, B's at odd), so a
+//! position also says whose deck it is in.
+//!
+//! A round starts with the two players' distances to their next event;
+//! which of them is the *mover* (the first to reach a payment card or run
+//! out) is picked with masks, not a branch: that choice is a coin flip, and
+//! a mispredicted branch there used to cost more than the rest of the
+//! round. The payments loop is unrolled by two so the payer and collector
+//! never swap registers. What remains unpredictable is essentially the end
+//! of each round's chain of payments.
 //!
 //! # Loops, at no cost on the common path
 //! The encoding is canonical, so two round-start states are equal exactly
@@ -43,13 +53,17 @@ const PEN_MASK: u64 = (1 << PEN_BITS) - 1;
 /// Rounds played before loop detection starts. Far beyond the length of
 /// almost every game, so the common path never checks; any value gives the
 /// same results (the replay finds the first repeat wherever it is).
-pub(crate) const QUIET_ROUNDS: u64 = 256;
+const QUIET_ROUNDS: u64 = 256;
 
 /// Slots per deck in the fixed ring (a power of two).
 const FIXED_SLOTS: usize = 64;
 
 /// The most payment cards a game may hold to use the fixed ring.
 const FIXED_PAYMENT_CARDS: usize = FIXED_SLOTS - 1;
+
+/// The fixed ring keeps runs in 32 bits, so its games must have fewer
+/// cards than this (a run's zeros, shifted, must fit).
+const FIXED_CARDS: usize = 1 << (32 - PEN_BITS);
 
 /// Storage for both decks' rings of runs, interleaved: deck `d` owns the
 /// positions `p` with `p % 2 == d`, so a position alone says whose run it
@@ -64,11 +78,12 @@ trait Rings: Clone + Default {
     fn copy_from(&mut self, other: &Self);
 }
 
-/// Two 64-slot rings inline. The position is masked into range, so no
-/// bounds check survives.
+/// Two 64-slot rings inline, runs in 32 bits (games of fewer than
+/// [`FIXED_CARDS`] cards). The position is masked into range, so no bounds
+/// check survives.
 #[derive(Clone, Debug)]
 struct FixedRings {
-    slots: [u64; 2 * FIXED_SLOTS],
+    slots: [u32; 2 * FIXED_SLOTS],
 }
 
 impl Default for FixedRings {
@@ -86,12 +101,12 @@ impl Rings for FixedRings {
 
     #[inline(always)]
     fn get(&self, at: usize) -> u64 {
-        self.slots[at % (2 * FIXED_SLOTS)]
+        u64::from(self.slots[at % (2 * FIXED_SLOTS)])
     }
 
     #[inline(always)]
     fn set(&mut self, at: usize, run: u64) {
-        self.slots[at % (2 * FIXED_SLOTS)] = run;
+        self.slots[at % (2 * FIXED_SLOTS)] = run as u32;
     }
 
     fn copy_from(&mut self, other: &Self) {
@@ -205,13 +220,13 @@ fn round<R: Rings>(rings: &mut R, s: &mut State) -> bool {
     // The pile's later runs are written past the tail of *both* decks
     // (from `*w` on), so the winner's deck already holds them when it wins.
     let (mut qw, mut pw) = (ql + 2, pl + 2);
-    // The winner's front and tail positions, the loser's front.
-    let (wh, wl, lh);
+    // The winner's front, old tail and new tail; the loser's front and tail.
+    let (wh, wt, wl, lh, ll);
     if pen == 0 {
         // The mover ran out of cards: the other takes the pile (and the
         // game is over).
         rings.set(qh, 0);
-        (wh, wl, lh) = (ph, pl, qh);
+        (wh, wt, wl, lh, ll) = (ph, pl, pl, qh, ql);
     } else {
         qh += 2;
         cards += 1;
@@ -229,7 +244,7 @@ fn round<R: Rings>(rings: &mut R, s: &mut State) -> bool {
                 rings.set(pw, k << PEN_BITS);
                 rings.set(qw, k << PEN_BITS);
                 cards += k;
-                (wh, wl, lh) = (qh, qw, ph);
+                (wh, wt, wl, lh, ll) = (qh, ql, qw, ph, pl);
                 break;
             }
             ph += 2;
@@ -248,7 +263,7 @@ fn round<R: Rings>(rings: &mut R, s: &mut State) -> bool {
                 rings.set(pw, k << PEN_BITS);
                 rings.set(qw, k << PEN_BITS);
                 cards += k;
-                (wh, wl, lh) = (ph, pw, qh);
+                (wh, wt, wl, lh, ll) = (ph, pl, pw, qh, ql);
                 break;
             }
             qh += 2;
@@ -262,17 +277,41 @@ fn round<R: Rings>(rings: &mut R, s: &mut State) -> bool {
     }
     // The winner's old tail run absorbs the pile's first run; the pile's
     // other runs are already in place after it, the last one the new tail.
-    let tail = if wh & 1 == ql & 1 { ql } else { pl };
-    rings.set(tail, rings.get(tail) + first);
-    let loser_last = if lh & 1 == ql & 1 { ql } else { pl };
+    rings.set(wt, rings.get(wt) + first);
     s.lead = Deck { head: wh, last: wl };
-    s.other = Deck {
-        head: lh,
-        last: loser_last,
-    };
+    s.other = Deck { head: lh, last: ll };
     s.cards += cards;
     s.tricks += 1;
     rings.get(lh) == 0
+}
+
+/// Bit `i` set if `cards[i]` (at most 64 of them) is a payment card.
+/// Eight cards at a time: word tricks find the nonzero bytes and gather
+/// their top bits.
+fn payment_mask(cards: &[u8]) -> u64 {
+    debug_assert!(cards.len() <= 64);
+    fn eight(cards: &[u8]) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let x = u64::from_le_bytes(cards[..8].try_into().expect("8 bytes"));
+        // 0x80 in each nonzero byte, then byte j's bit moved to bit j.
+        let nonzero = (((x & LOW7) + LOW7) | x) & !LOW7;
+        (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+    let len = cards.len();
+    if len < 8 {
+        return (0..len).fold(0, |m, i| m | (u64::from(cards[i] != 0) << i));
+    }
+    let mut mask = 0;
+    let mut i = 0;
+    while i + 8 <= len {
+        mask |= eight(&cards[i..]) << i;
+        i += 8;
+    }
+    if i < len {
+        // The last eight cards, overlapping some already seen.
+        mask |= eight(&cards[len - 8..]) << (len - 8);
+    }
+    mask
 }
 
 /// One game in progress.
@@ -287,17 +326,26 @@ impl<R: Rings> Engine<R> {
     fn load(&mut self, a: &[u8], b: &[u8], payment_cards: usize) {
         self.rings.reserve(payment_cards + 1);
         for (deck, cards) in [a, b].into_iter().enumerate() {
-            // Branch-free: every card writes its run so far; a payment card
-            // closes it.
+            // Runs from the payment cards' places, 64 cards at a time: a
+            // few steps per payment card, none per number card.
             let mut at = deck;
             let mut zeros = 0u64;
-            for &p in cards {
-                // (Masked: a value above 4 must not spill into the zeros.)
-                let p = u64::from(p) & PEN_MASK;
-                self.rings.set(at, (zeros << PEN_BITS) | p);
-                let paid = p != 0;
-                at += 2 * usize::from(paid);
-                zeros = if paid { 0 } else { zeros + 1 };
+            for chunk in cards.chunks(64) {
+                let mut paid = payment_mask(chunk);
+                let mut next = 0;
+                while paid != 0 {
+                    let i = paid.trailing_zeros() as usize;
+                    zeros += (i - next) as u64;
+                    // (Capped: a value above 4 must not spill into the
+                    // zeros.)
+                    let p = u64::from(chunk[i]).min(PEN_MASK);
+                    self.rings.set(at, (zeros << PEN_BITS) | p);
+                    at += 2;
+                    zeros = 0;
+                    next = i + 1;
+                    paid &= paid - 1;
+                }
+                zeros += (chunk.len() - next) as u64;
             }
             self.rings.set(at, zeros << PEN_BITS);
             let deck = Deck {
@@ -349,13 +397,20 @@ impl<R: Rings> Engine<R> {
     }
 
     /// Plays the game of `a` against `b` (A non-empty) to its end or its
-    /// first repeated round start. `spare` holds Brent's saved state and
-    /// then the replay's second game.
-    fn play(&mut self, spare: &mut Self, a: &[u8], b: &[u8], payment_cards: usize) -> Outcome {
+    /// first repeated round start, looking for loops after `quiet` rounds.
+    /// `spare` holds Brent's saved state and then the replay's second game.
+    fn play(
+        &mut self,
+        spare: &mut Self,
+        a: &[u8],
+        b: &[u8],
+        payment_cards: usize,
+        quiet: u64,
+    ) -> Outcome {
         self.load(a, b, payment_cards);
         // The common path: the state stays in registers.
         let mut state = self.state;
-        for _ in 0..QUIET_ROUNDS {
+        for _ in 0..quiet {
             if round(&mut self.rings, &mut state) {
                 self.state = state;
                 return self.outcome(Status::Finished);
@@ -460,6 +515,12 @@ impl Simulator {
     /// [`Simulator::run`] for penalties already known to be 0..=4 (a value
     /// above 4 gives a meaningless outcome, never undefined behaviour).
     pub fn run_unchecked(&mut self, a: &[u8], b: &[u8]) -> Outcome {
+        self.run_quiet(a, b, QUIET_ROUNDS)
+    }
+
+    /// [`Simulator::run_unchecked`], looking for loops only after `quiet`
+    /// rounds (the outcome is the same for any value).
+    fn run_quiet(&mut self, a: &[u8], b: &[u8], quiet: u64) -> Outcome {
         if a.is_empty() {
             return Outcome::new(Status::Finished, 0, 0);
         }
@@ -469,12 +530,121 @@ impl Simulator {
         } else {
             a.iter().chain(b).filter(|&&p| p != 0).count()
         };
-        if payment_cards <= FIXED_PAYMENT_CARDS {
+        if payment_cards <= FIXED_PAYMENT_CARDS && a.len() + b.len() < FIXED_CARDS {
             let [game, spare] = &mut self.fixed;
-            game.play(spare, a, b, payment_cards)
+            game.play(spare, a, b, payment_cards, quiet)
         } else {
             let [game, spare] = &mut self.heap;
-            game.play(spare, a, b, payment_cards)
+            game.play(spare, a, b, payment_cards, quiet)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camicia::{Card, parse_deck, penalties, reference};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn cards(pens: &[u8]) -> Vec<Card> {
+        pens.iter()
+            .map(|&p| Card::from_penalty(p).unwrap())
+            .collect()
+    }
+
+    /// The reference outcome, and the fast one whenever loop detection
+    /// starts (at once, early, late, never before the usual round).
+    fn check(sim: &mut Simulator, a: &[u8], b: &[u8]) -> Outcome {
+        let want = reference::simulate(&cards(a), &cards(b));
+        for quiet in [0, 1, 2, 3, 5, 17, 64, 65, 66, 67, QUIET_ROUNDS, 5000] {
+            let got = sim.run_quiet(a, b, quiet);
+            assert_eq!(got, want, "quiet {quiet}, a = {a:?}, b = {b:?}");
+        }
+        want
+    }
+
+    #[test]
+    fn the_2024_loop_is_found_exactly_whenever_detection_starts() {
+        // Casella 2024: the first repeated round start is after 474 cards
+        // and 66 tricks (a cycle of 62 tricks), so detection starting
+        // before, inside and after the first cycle must all report it.
+        let a = penalties(
+            &parse_deck("---K---Q-KQAJ-----AAJ--J--", crate::camicia::Player::A).unwrap(),
+        );
+        let b = penalties(
+            &parse_deck("----------Q----KQ-J-----KA", crate::camicia::Player::B).unwrap(),
+        );
+        let mut sim = Simulator::new();
+        assert_eq!(check(&mut sim, &a, &b), Outcome::new(Status::Loop, 474, 66));
+    }
+
+    #[test]
+    fn loops_and_long_games_agree_with_the_reference_whenever_detection_starts() {
+        // Loops are rare; small decks of every mix give a few hundred among
+        // a few hundred thousand deals. Each is checked, with some finished
+        // games, and 52-card deals (some long, most short).
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut sim = Simulator::new();
+        let (mut loops, mut finished, mut longest_loop) = (0, 0, 0);
+        while loops < 300 {
+            let total = rng.random_range(2..40);
+            let share = rng.random_range(0.0..1.0);
+            let pens: Vec<u8> = (0..total)
+                .map(|_| {
+                    if rng.random_bool(share) {
+                        rng.random_range(1..=4)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let (a, b) = pens.split_at(rng.random_range(1..=pens.len()));
+            if sim.run_unchecked(a, b).status == Status::Loop {
+                longest_loop = longest_loop.max(check(&mut sim, a, b).tricks);
+                loops += 1;
+            } else if finished < 2000 {
+                check(&mut sim, a, b);
+                finished += 1;
+            }
+        }
+        // Some first repeats come well after detection starts at 17.
+        assert!(longest_loop > 40, "{longest_loop}");
+        for deal in crate::camicia::search::random_deals(5, 300) {
+            check(&mut sim, deal.a(), deal.b());
+        }
+    }
+
+    #[test]
+    fn big_games_use_the_heap_rings_with_the_same_results() {
+        // More than 63 payment cards: the heap rings, grown and reused.
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut sim = Simulator::new();
+        for _ in 0..300 {
+            let total = rng.random_range(60..300);
+            let pens: Vec<u8> = (0..total)
+                .map(|_| {
+                    if rng.random_bool(0.4) {
+                        rng.random_range(1..=4)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let (a, b) = pens.split_at(rng.random_range(1..=pens.len()));
+            check(&mut sim, a, b);
+        }
+    }
+
+    #[test]
+    fn payment_masks_find_every_payment_card() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for len in 0..=64 {
+            let pens: Vec<u8> = (0..len).map(|_| rng.random_range(0..=4)).collect();
+            let want = (0..len).fold(0u64, |m, i| m | (u64::from(pens[i] != 0) << i));
+            assert_eq!(payment_mask(&pens), want, "{pens:?}");
+        }
+        assert_eq!(payment_mask(&[255; 64]), u64::MAX);
+        assert_eq!(payment_mask(&[128, 0, 1, 0, 0, 0, 0, 0x80]), 0b1000_0101);
     }
 }
