@@ -139,8 +139,9 @@ extern "C" {
 #define POKER_EXIT_VIOLATION 3
 
 /*
- Exit status when practice mode cannot make its deck: a malformed
- `POKER_DECK` (24 card tokens) or `POKER_SEED` (a u64).
+ Exit status when the module cannot start: a malformed `POKER_DECK`
+ (24 card tokens) or `POKER_SEED` (a u64), or a `POKER_MANAGER_FD` that is
+ not a file descriptor number.
  */
 #define POKER_EXIT_BAD_SETUP 2
 

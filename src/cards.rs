@@ -232,7 +232,11 @@ impl std::error::Error for CardError {}
 /// A token as an error message shows it: control characters escaped, and
 /// cut after 24 characters.
 fn shown(token: &str) -> String {
-    let mut text: String = token.chars().take(24).flat_map(char::escape_debug).collect();
+    let mut text: String = token
+        .chars()
+        .take(24)
+        .flat_map(char::escape_debug)
+        .collect();
     if token.chars().count() > 24 {
         text.push_str("...");
     }

@@ -303,3 +303,36 @@ int main(void) {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).ends_with("total: 11\n"));
 }
+
+#[test]
+fn racing_threads_end_the_game_once_with_one_message() {
+    // Eight threads place in column 1 without coordination: some call breaks
+    // a rule first, and exactly that one is reported.
+    let source = r#"#include <pthread.h>
+#include "poker.h"
+static void *run(void *arg) {
+    int v, c, i;
+    (void)arg;
+    for (i = 0; i < 20; i++) { p_look(&v, &c); p_place(1); }
+    return 0;
+}
+int main(void) {
+    pthread_t t[8];
+    int i;
+    p_startgame();
+    for (i = 0; i < 8; i++) pthread_create(&t[i], 0, run, 0);
+    for (i = 0; i < 8; i++) pthread_join(t[i], 0);
+    return 0;
+}
+"#;
+    let path = common::scratch("c").join("racing.c");
+    std::fs::write(&path, source).unwrap();
+    let exe = common::compile_c_file("racing", &path, &["-std=gnu99", "-pthread"]);
+    for _ in 0..40 {
+        let output = run(&exe, &[("POKER_SEED", "1")]);
+        assert_eq!(output.status.code(), Some(3));
+        let err = stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("poker: rule broken at call "), "{err}");
+    }
+}

@@ -531,3 +531,155 @@ fn bench_reports_the_mean_of_the_games_it_played() {
     assert_eq!(json["failed"], 0);
     assert!(json["mean_best_possible"].as_f64().unwrap() >= mean);
 }
+
+#[test]
+fn a_contestant_file_named_like_an_option_is_compiled_as_a_file() {
+    let dir = common::scratch("eval").join("dash");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        common::root().join("c_examples/roundrobin.c"),
+        dir.join("-x.c"),
+    )
+    .unwrap();
+    let deck = one_deck_file();
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--json", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg("--decks")
+        .arg(&deck)
+        .args(["--", "-x.c"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["contestants"][0]["tests"][0]["score"], 11, "{json}");
+}
+
+#[test]
+fn a_lib_dir_without_the_library_and_a_bom_in_a_deck_file() {
+    let empty = common::scratch("eval").join("no_lib_here");
+    std::fs::create_dir_all(&empty).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--lib-dir"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        common::stderr(&output).contains("no libpoker.so in"),
+        "{}",
+        common::stderr(&output)
+    );
+
+    let bom = common::scratch("eval").join("bom_deck.txt");
+    std::fs::write(
+        &bom,
+        "\u{feff}JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH\n",
+    )
+    .unwrap();
+    let rr = common::root().join("c_examples/roundrobin.c");
+    let json = eval(&["--decks", bom.to_str().unwrap(), rr.to_str().unwrap()]);
+    assert_eq!(json["contestants"][0]["tests"][0]["score"], 11);
+}
+
+/// A contestant that plays through a grandchild in its own session (the
+/// main process waits): parallel games must not kill each other's.
+const PLAYS_THROUGH_A_GRANDCHILD: &str = r#"#include <signal.h>
+#include <unistd.h>
+#include "poker.h"
+int main(void) {
+    int v, c, i;
+    p_startgame();
+    if (fork() == 0) {
+        if (fork() == 0) {
+            for (i = 0; i < 20; i++) { usleep(10000); p_look(&v, &c); p_place(i % 4 + 1); }
+        }
+        _exit(0);
+    }
+    for (;;) pause();
+}
+"#;
+
+#[test]
+fn parallel_games_never_kill_each_others_processes() {
+    let source = write_source("grandchild_plays.c", PLAYS_THROUGH_A_GRANDCHILD);
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args([
+            "bench",
+            "--json",
+            "--games",
+            "8",
+            "--jobs",
+            "4",
+            "--time-limit",
+            "4",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["failed"], 0, "{json}");
+}
+
+#[test]
+fn killing_the_evaluator_kills_the_running_contestant() {
+    let pidfile = common::scratch("eval").join("orphan.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let source = write_source(
+        "sleeper.c",
+        &format!(
+            "#include <stdio.h>\n#include <unistd.h>\n#include \"poker.h\"\nint main(void) {{\n    FILE *f = fopen(\"{}\", \"w\");\n    fprintf(f, \"%d\\n\", (int)getpid());\n    fclose(f);\n    p_startgame();\n    for (;;) sleep(1);\n}}\n",
+            pidfile.display()
+        ),
+    );
+    let deck = one_deck_file();
+    let mut evaluator = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--time-limit", "60", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg("--decks")
+        .arg(&deck)
+        .arg(&source)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !pidfile.exists() && start.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let pid = escaped_pid(&pidfile);
+    assert!(alive(pid));
+    evaluator.kill().unwrap();
+    evaluator.wait().unwrap();
+    let start = Instant::now();
+    while alive(pid) && start.elapsed().as_secs() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive(pid), "contestant {pid} outlived the evaluator");
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["decks", "--count", "200000", "--seed", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // Dropping our end closes the pipe while poker is still writing.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(&first[..2], b"# ");
+    assert!(
+        common::stderr(&output).is_empty(),
+        "{}",
+        common::stderr(&output)
+    );
+}

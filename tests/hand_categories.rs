@@ -134,7 +134,10 @@ fn the_command_names_a_hand() {
     assert!(ok);
     assert_eq!(out, "flush (7 points as a Poker American column)\n");
     let (_, out, _) = poker(&["hand", "9s", "9h", "9d", "9c", "as"]);
-    assert_eq!(out, "four of a kind (6 points as a Poker American column)\n");
+    assert_eq!(
+        out,
+        "four of a kind (6 points as a Poker American column)\n"
+    );
 }
 
 #[test]

@@ -180,10 +180,15 @@ impl Game {
         }
     }
 
-    /// `p_look` with a NULL pointer: always a violation, counted as a call.
+    /// `p_look` with a NULL pointer: a violation counted as a call (after the
+    /// game has ended, the call is refused as [`Violation::GameOver`]).
     pub fn look_with_null_pointer(&mut self) -> RuleError {
         self.calls += 1;
-        match self.fail::<()>(Call::Look, Violation::NullPointer) {
+        let violation = match self.state {
+            State::Finished | State::Disqualified(_) => Violation::GameOver,
+            _ => Violation::NullPointer,
+        };
+        match self.fail::<()>(Call::Look, violation) {
             Err(e) => e,
             Ok(()) => unreachable!("fail always returns Err"),
         }

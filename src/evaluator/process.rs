@@ -247,8 +247,7 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
         // A process of another running game: its main process, or one in
         // that game's session (re-parented here when its parent exited).
         let other_game = |p: &ProcessInfo| {
-            let active =
-                |id: i32| id != root && registry.as_ref().is_some_and(|s| s.contains(&id));
+            let active = |id: i32| id != root && registry.as_ref().is_some_and(|s| s.contains(&id));
             active(p.pid) || active(p.session)
         };
         // SAFETY: kill with a negative pid signals the process group.

@@ -67,8 +67,12 @@ thread_local! {
     static SIMULATOR: RefCell<Simulator> = RefCell::new(Simulator::new());
 }
 
+/// Runs the thread's simulator, or a fresh one when the thread's storage is
+/// gone (a call from an `atexit` handler or a thread-exit destructor).
 fn run(a: &[u8], b: &[u8]) -> camicia::Outcome {
-    SIMULATOR.with(|sim| sim.borrow_mut().run_unchecked(a, b))
+    SIMULATOR
+        .try_with(|sim| sim.borrow_mut().run_unchecked(a, b))
+        .unwrap_or_else(|_| Simulator::new().run_unchecked(a, b))
 }
 
 /// Simulates one game of Camicia and writes its outcome to `*out`.

@@ -2,16 +2,27 @@
 
 use crate::contest::session::{self, Session, Step};
 use crate::protocol::Request;
+use std::cell::Cell;
 use std::io::Write;
 use std::os::raw::c_int;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 static SESSION: Mutex<Session> = Mutex::new(Session::Fresh);
 
+/// Set, under the session lock, once a call has decided to end the process.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// Whether this thread is the one ending the process.
+    static ENDS_PROCESS: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Exit status of a contestant after a broken rule (message on stderr).
 pub const POKER_EXIT_VIOLATION: c_int = 3;
-/// Exit status when practice mode cannot make its deck: a malformed
-/// `POKER_DECK` (24 card tokens) or `POKER_SEED` (a u64).
+/// Exit status when the module cannot start: a malformed `POKER_DECK`
+/// (24 card tokens) or `POKER_SEED` (a u64), or a `POKER_MANAGER_FD` that is
+/// not a file descriptor number.
 pub const POKER_EXIT_BAD_SETUP: c_int = 2;
 /// Exit status when the evaluator's channel fails (evaluation mode only).
 pub const POKER_EXIT_CHANNEL: c_int = 4;
@@ -25,14 +36,33 @@ const _: () = assert!(
 );
 
 /// Runs one contest call under the session lock, then acts on the step
-/// with the lock released (so exiting never holds it).
+/// with the lock released (so exiting never holds it). Once one call has
+/// decided to end the process, calls from other threads wait for the exit,
+/// and calls from the exiting thread (its `atexit` handlers) do nothing:
+/// one game ends once, with one report.
 fn call(request: Request) -> Option<(i32, i32)> {
+    if EXITING.load(Ordering::SeqCst) {
+        wait_for_exit();
+        return None;
+    }
     let step = super::guard(None, || {
         let mut session = SESSION
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Some(session.handle(request))
+        if EXITING.load(Ordering::SeqCst) {
+            return Some(Step::Continue(None));
+        }
+        let step = session.handle(request);
+        if matches!(step, Step::Exit { .. }) {
+            EXITING.store(true, Ordering::SeqCst);
+            let _ = ENDS_PROCESS.try_with(|ends| ends.set(true));
+        }
+        Some(step)
     });
+    if EXITING.load(Ordering::SeqCst) && !matches!(step, Some(Step::Exit { .. })) {
+        wait_for_exit();
+        return None;
+    }
     match step {
         Some(Step::Continue(code)) => code,
         Some(Step::Exit {
@@ -45,6 +75,18 @@ fn call(request: Request) -> Option<(i32, i32)> {
             "",
             "poker: internal error in libpoker\n",
         ),
+    }
+}
+
+/// Parks a thread that called while another is ending the process; returns
+/// at once on the ending thread itself (a call from its `atexit` handlers,
+/// when its thread-local storage may already be gone).
+fn wait_for_exit() {
+    if ENDS_PROCESS.try_with(Cell::get).unwrap_or(true) {
+        return;
+    }
+    loop {
+        std::thread::park();
     }
 }
 

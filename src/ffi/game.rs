@@ -39,7 +39,9 @@ pub(crate) fn violation_code(violation: Violation) -> c_int {
 
 /// Records `message` as this thread's last error and returns `code`.
 pub(crate) fn fail(code: c_int, message: String) -> c_int {
-    LAST_ERROR.with(|last| *last.borrow_mut() = Some(message));
+    // After the thread's storage is gone (atexit handlers, thread-exit
+    // destructors) the message is dropped; the code is still returned.
+    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = Some(message));
     code
 }
 
@@ -377,7 +379,10 @@ pub unsafe extern "C" fn poker_game_error(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
-        let message = LAST_ERROR.with(|last| last.borrow().clone());
+        let message = LAST_ERROR
+            .try_with(|last| last.borrow().clone())
+            .ok()
+            .flatten();
         copy_message(message.as_deref(), buf, len)
     })
 }

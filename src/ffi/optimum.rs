@@ -82,7 +82,7 @@ pub unsafe extern "C" fn poker_optimum(
             cards.push(card);
         }
         let Ok(best) = optimum(&cards) else {
-            return POKER_ERR_INTERNAL;
+            return fail(POKER_ERR_INTERNAL, "poker_optimum: internal error".into());
         };
         if !columns_out.is_null() {
             // SAFETY: non-NULL, and the caller promises 20 writable ints.
