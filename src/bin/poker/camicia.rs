@@ -81,9 +81,9 @@ struct SearchArgs {
     /// deals and results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, at least 1 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     /// How many of the longest finished games to print.
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -269,6 +269,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     };
     let threads = args
         .threads
+        .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
