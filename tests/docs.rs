@@ -3,7 +3,6 @@
 //! is installed; skipped ones are named on stderr).
 
 mod common;
-use std::io::Write;
 use std::process::{Command, Output};
 
 /// The fenced blocks of `file` whose info string is `lang`.
@@ -26,17 +25,6 @@ fn blocks(file: &str, lang: &str) -> Vec<String> {
         }
     }
     found
-}
-
-fn skip(why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
-}
-
-fn tool_runs(tool: &str, arg: &str) -> bool {
-    Command::new(tool)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn check(output: &Output, what: &str) {
@@ -68,11 +56,9 @@ fn c_examples_in_the_docs_run() {
 
 #[test]
 fn pascal_examples_in_the_docs_run() {
-    if !tool_runs("fpc", "-iV") {
-        skip("the Pascal examples of the docs: fpc is not installed (Debian: fp-compiler)");
+    if !common::have_fpc("the Pascal examples of the docs") {
         return;
     }
-    let lib = common::lib_dir();
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "pascal").iter().enumerate() {
@@ -81,21 +67,7 @@ fn pascal_examples_in_the_docs_run() {
             std::fs::create_dir_all(&dir).unwrap();
             let src = dir.join("example.pas");
             std::fs::write(&src, block).unwrap();
-            let exe = dir.join("example");
-            let build = Command::new("fpc")
-                .arg(format!(
-                    "-Fu{}",
-                    common::root().join("bindings/pascal").display()
-                ))
-                .arg(format!("-FU{}", dir.display()))
-                .arg(format!("-Fl{}", lib.display()))
-                .arg(format!("-k-rpath={}", lib.display()))
-                .arg("-k--disable-new-dtags")
-                .arg(format!("-o{}", exe.display()))
-                .arg(&src)
-                .output()
-                .unwrap();
-            check(&build, &format!("fpc on Pascal example {i} of {file}"));
+            let exe = common::compile_pascal_file(&src, &dir, &[]);
             let output = common::run(&exe, &[("POKER_SEED", "42")]);
             check(&output, &format!("Pascal example {i} of {file}"));
             assert!(common::stdout(&output).contains("total: "));
@@ -107,8 +79,12 @@ fn pascal_examples_in_the_docs_run() {
 
 #[test]
 fn python_examples_in_the_docs_run() {
-    if !tool_runs("python3", "--version") {
-        skip("the Python examples of the docs: python3 is not installed");
+    if !common::tool_or_skip(
+        "python3",
+        "--version",
+        "the Python examples of the docs",
+        "Debian package python3",
+    ) {
         return;
     }
     let mut count = 0;

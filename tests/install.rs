@@ -5,23 +5,11 @@
 //! so, without make or pkg-config.
 
 mod common;
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
 fn have(tool: &str, test: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        // Straight to stderr: the test harness does not capture this.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: `{tool}` is not installed (Debian package {tool})"
-        );
-    }
-    ok
+    common::tool_or_skip(tool, "--version", test, &format!("Debian package {tool}"))
 }
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.

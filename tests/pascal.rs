@@ -6,25 +6,8 @@
 
 mod common;
 use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-/// Whether fpc runs; if not, says on the real stderr (not captured by the
-/// test harness) that `test` is skipped.
-fn have_fpc(test: &str) -> bool {
-    let ok = Command::new("fpc")
-        .arg("-iV")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: fpc (Free Pascal) is not installed; install the Debian package fp-compiler to run the Pascal tests"
-        );
-    }
-    ok
-}
 
 /// The contest text's worked example (seed 001) row by row, then its 4
 /// unused cards; round robin scores 2 + 5 + 1 + 3 = 11.
@@ -61,33 +44,7 @@ fn compile(name: &str, source: &str, flags: &[&str]) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join(format!("{name}.pas"));
     std::fs::write(&src, source).unwrap();
-    compile_file(&src, &dir, flags)
-}
-
-fn compile_file(src: &Path, dir: &Path, flags: &[&str]) -> PathBuf {
-    let lib = common::lib_dir();
-    let exe = dir.join("program");
-    let output = Command::new("fpc")
-        .args(flags)
-        .arg(format!(
-            "-Fu{}",
-            common::root().join("bindings/pascal").display()
-        ))
-        .arg(format!("-FU{}", dir.display()))
-        .arg(format!("-Fl{}", lib.display()))
-        .arg(format!("-k-rpath={}", lib.display()))
-        .arg("-k--disable-new-dtags")
-        .arg(format!("-o{}", exe.display()))
-        .arg(src)
-        .output()
-        .expect("run fpc");
-    assert!(
-        output.status.success(),
-        "fpc failed for {}:\n{}",
-        src.display(),
-        common::stdout(&output)
-    );
-    exe
+    common::compile_pascal_file(&src, &dir, flags)
 }
 
 /// Exactly the contest text's loop with `integer` variables, printing each
@@ -131,35 +88,35 @@ fn plays_in_mode(mode: &str, integer_bytes: usize) {
 
 #[test]
 fn contest_text_contestant_plays_in_default_fpc_mode() {
-    if have_fpc("contest_text_contestant_plays_in_default_fpc_mode") {
+    if common::have_fpc("contest_text_contestant_plays_in_default_fpc_mode") {
         plays_in_mode("fpc", 2);
     }
 }
 
 #[test]
 fn contest_text_contestant_plays_in_tp_mode() {
-    if have_fpc("contest_text_contestant_plays_in_tp_mode") {
+    if common::have_fpc("contest_text_contestant_plays_in_tp_mode") {
         plays_in_mode("tp", 2);
     }
 }
 
 #[test]
 fn contest_text_contestant_plays_in_objfpc_mode() {
-    if have_fpc("contest_text_contestant_plays_in_objfpc_mode") {
+    if common::have_fpc("contest_text_contestant_plays_in_objfpc_mode") {
         plays_in_mode("objfpc", 4);
     }
 }
 
 #[test]
 fn contest_text_contestant_plays_in_delphi_mode() {
-    if have_fpc("contest_text_contestant_plays_in_delphi_mode") {
+    if common::have_fpc("contest_text_contestant_plays_in_delphi_mode") {
         plays_in_mode("delphi", 4);
     }
 }
 
 #[test]
 fn a_broken_rule_stops_a_pascal_contestant_with_its_message() {
-    if !have_fpc("a_broken_rule_stops_a_pascal_contestant_with_its_message") {
+    if !common::have_fpc("a_broken_rule_stops_a_pascal_contestant_with_its_message") {
         return;
     }
     // The contest text's example of an illegal order: 1, 2, 3, 1.
@@ -204,7 +161,7 @@ fn eval(contestants: &[PathBuf], env: &[(&str, &str)]) -> Value {
 
 #[test]
 fn poker_eval_scores_the_pascal_greedy_like_its_c_twin() {
-    if !have_fpc("poker_eval_scores_the_pascal_greedy_like_its_c_twin") {
+    if !common::have_fpc("poker_eval_scores_the_pascal_greedy_like_its_c_twin") {
         return;
     }
     let root = common::root();
@@ -218,7 +175,12 @@ fn poker_eval_scores_the_pascal_greedy_like_its_c_twin() {
     let pascal = &json["contestants"][0];
     let c = &json["contestants"][1];
     // Two contestants called "greedy" are told apart by their paths.
-    assert!(pascal["name"].as_str().unwrap().ends_with("pascal_examples/greedy.pas"));
+    assert!(
+        pascal["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("pascal_examples/greedy.pas")
+    );
     assert!(c["name"].as_str().unwrap().ends_with("c_examples/greedy.c"));
     let tests = pascal["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 10);

@@ -6,22 +6,10 @@
 
 mod common;
 use serde_json::Value;
-use std::io::Write;
 use std::process::{Command, Output};
 
 fn have_python(test: &str) -> bool {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        // Straight to stderr: the test harness does not capture this.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: python3 is not installed"
-        );
-    }
-    ok
+    common::tool_or_skip("python3", "--version", test, "Debian package python3")
 }
 
 /// python3 with the binding importable and the fresh library named, stdout

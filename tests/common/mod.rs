@@ -2,6 +2,7 @@
 //! the freshly built libpoker.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -90,4 +91,53 @@ pub fn stdout(output: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Whether `tool` runs (`tool <version_arg>` succeeds). If not, says on the
+/// real stderr (the test harness does not capture it) that `what` is
+/// skipped and what to install (`hint`).
+pub fn tool_or_skip(tool: &str, version_arg: &str, what: &str, hint: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg(version_arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {what}: `{tool}` is not installed ({hint})"
+        );
+    }
+    ok
+}
+
+/// Whether Free Pascal runs; if not, says that `what` is skipped.
+pub fn have_fpc(what: &str) -> bool {
+    tool_or_skip("fpc", "-iV", what, "Debian package fp-compiler")
+}
+
+/// Compiles the Pascal program `src` with fpc against bindings/pascal and
+/// the fresh library, objects and the executable `program` in `dir` (the
+/// source tree stays clean), with extra `flags`; panics with fpc's output on
+/// failure.
+pub fn compile_pascal_file(src: &Path, dir: &Path, flags: &[&str]) -> PathBuf {
+    let lib = lib_dir();
+    let exe = dir.join("program");
+    let output = Command::new("fpc")
+        .args(flags)
+        .arg(format!("-Fu{}", root().join("bindings/pascal").display()))
+        .arg(format!("-FU{}", dir.display()))
+        .arg(format!("-Fl{}", lib.display()))
+        .arg(format!("-k-rpath={}", lib.display()))
+        .arg("-k--disable-new-dtags")
+        .arg(format!("-o{}", exe.display()))
+        .arg(src)
+        .output()
+        .expect("run fpc");
+    assert!(
+        output.status.success(),
+        "fpc failed for {}:\n{}",
+        src.display(),
+        stdout(&output)
+    );
+    exe
 }
