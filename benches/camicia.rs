@@ -5,23 +5,14 @@
 //!
 //! Run: `cargo bench --bench camicia`.
 
+mod common;
+use common::thread_cpu_time;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use poker::camicia::{Card, Deal, Simulator, reference, search};
 use std::hint::black_box;
-use std::time::Duration;
 
 const DEALS: usize = 10_000;
 
-/// This thread's CPU time.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 const SEED: u64 = 52;
 
 fn simulate(c: &mut Criterion) {

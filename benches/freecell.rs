@@ -4,10 +4,11 @@
 //! Run: `cargo bench --bench freecell`. The full-range `--find` is timed
 //! with the release binary instead (see docs/dealing.md).
 
+mod common;
+use common::thread_cpu_time;
 use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main};
 use poker::ffi::freecell::freecell_deal;
 use poker::freecell::{Deal, DealNumber, find_deals_between};
-use std::time::Duration;
 
 fn deal(c: &mut Criterion) {
     let mut group = c.benchmark_group("freecell_deal");
@@ -44,16 +45,6 @@ fn deal(c: &mut Criterion) {
         });
     });
     group.finish();
-}
-
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and a pointer to a live timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 fn find(c: &mut Criterion) {
