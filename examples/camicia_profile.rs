@@ -2,6 +2,9 @@
 //! deals (the benchmark's seed) and prints averages. Use under callgrind:
 //! `valgrind --tool=callgrind target/release/examples/camicia_profile 20000`.
 
+#[path = "../benches/common/mod.rs"]
+mod common;
+use common::thread_cpu_time;
 use poker::camicia::{Simulator, Status, search};
 
 fn main() {
@@ -13,7 +16,7 @@ fn main() {
     let mut sim = Simulator::new();
     let (mut cards, mut tricks, mut loops, mut max_tricks) = (0u64, 0u64, 0u64, 0u64);
     let start = std::time::Instant::now();
-    let cpu_start = thread_cpu_time();
+    let cpu_start = thread_cpu_time().as_secs_f64();
     for deal in &deals {
         let o = sim.run_unchecked(deal.a(), deal.b());
         cards += o.cards;
@@ -22,7 +25,7 @@ fn main() {
         loops += u64::from(o.status == Status::Loop);
     }
     let secs = start.elapsed().as_secs_f64();
-    let cpu = thread_cpu_time() - cpu_start;
+    let cpu = thread_cpu_time().as_secs_f64() - cpu_start;
     println!(
         "{n} deals: mean {:.1} cards, {:.1} tricks, max {max_tricks} tricks, {loops} loops, {:.0} deals/s (wall), {:.0} deals per CPU-second",
         cards as f64 / n as f64,
@@ -30,15 +33,4 @@ fn main() {
         n as f64 / secs,
         n as f64 / cpu
     );
-}
-
-/// This thread's CPU time in seconds.
-fn thread_cpu_time() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }

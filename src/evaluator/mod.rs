@@ -36,22 +36,13 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// `time_limit`, and kills everything the program started once it is over.
 pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Duration) -> GameResult {
     let start = Instant::now();
-    let mut result = GameResult {
-        deck: number,
-        score: 0,
-        status: Status::Error,
-        reason: None,
-        placements: 0,
-        seconds: 0.0,
-        best_possible: None,
-    };
     let running = match process::spawn(program, &[]) {
         Ok(running) => running,
         Err(e) => {
-            result.reason = Some(format!("cannot start {}: {e}", program.display()));
-            return result;
+            return GameResult::not_run(number, format!("cannot start {}: {e}", program.display()));
         }
     };
+    let mut result = GameResult::not_run(number, String::new());
     let mut game = Game::new(*deck);
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_raw_fd());
     let ending = manager::serve(
@@ -174,15 +165,7 @@ pub fn evaluate(
         for (i, deck) in decks.iter().enumerate() {
             let game = match &contestant.program {
                 Ok(program) => play(program, deck, i + 1, time_limit),
-                Err(why) => GameResult {
-                    deck: i + 1,
-                    score: 0,
-                    status: Status::Error,
-                    reason: Some(why.clone()),
-                    placements: 0,
-                    seconds: 0.0,
-                    best_possible: None,
-                },
+                Err(why) => GameResult::not_run(i + 1, why.clone()),
             };
             let game = GameResult {
                 best_possible: Some(best[i]),

@@ -58,6 +58,22 @@ pub struct GameResult {
     pub best_possible: Option<u8>,
 }
 
+impl GameResult {
+    /// A game on deck `deck` that was never played, scored 0 with status
+    /// `error` and `reason`.
+    pub fn not_run(deck: usize, reason: String) -> GameResult {
+        GameResult {
+            deck,
+            score: 0,
+            status: Status::Error,
+            reason: Some(reason),
+            placements: 0,
+            seconds: 0.0,
+            best_possible: None,
+        }
+    }
+}
+
 /// All games of one contestant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContestantResult {
