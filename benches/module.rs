@@ -4,30 +4,13 @@
 //! mode (no channel). The contest allows the module 0.1 s per game.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use poker::contest::session::{Session, Step};
 use poker::contest::{ContestDeck, Game};
 use poker::evaluator::manager::{self, Ending};
-use poker::protocol::Request;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use poker::ffi::runtime::{Session, Step};
+use poker::protocol::{Request, Transport};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
-
-fn socket_pair() -> (OwnedFd, OwnedFd) {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for two descriptors.
-    assert_eq!(
-        unsafe {
-            libc::socketpair(
-                libc::AF_UNIX,
-                libc::SOCK_STREAM | libc::SOCK_CLOEXEC,
-                0,
-                fds.as_mut_ptr(),
-            )
-        },
-        0
-    );
-    // SAFETY: fresh descriptors, owned once each.
-    unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
-}
 
 /// One round-robin game through the stub; panics unless it finishes.
 fn play_stub(session: &mut Session) {
@@ -48,13 +31,15 @@ fn evaluated_game(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let (manager_end, stub_end) = socket_pair();
+                let (manager_end, stub_end) = UnixStream::pair().unwrap();
                 let server = std::thread::spawn(move || {
+                    let mut channel = Transport::socket(OwnedFd::from(manager_end)).unwrap();
                     let mut game = Game::new(deck);
                     let deadline = Instant::now() + Duration::from_secs(5);
-                    manager::serve(manager_end.as_raw_fd(), &mut game, deadline, None)
+                    manager::serve(&mut channel, &mut game, deadline, None)
                 });
-                let mut session = Session::Evaluated(stub_end.as_raw_fd());
+                let stub_end = Transport::socket(OwnedFd::from(stub_end)).unwrap();
+                let mut session = Session::Evaluated(stub_end);
                 let start = Instant::now();
                 play_stub(&mut session);
                 total += start.elapsed();

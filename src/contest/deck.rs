@@ -1,5 +1,4 @@
-//! The contest's 24-card deck: parsing, uniform seeded shuffling, and where
-//! practice mode takes its deck from (`POKER_DECK`, `POKER_SEED`).
+//! The contest's 24-card deck: parsing and uniform seeded shuffling.
 
 use super::DECK_SIZE;
 use crate::cards::{Card, CardError, Rank, Suit, parse_cards};
@@ -74,44 +73,6 @@ impl fmt::Display for ContestDeck {
             write!(f, "{card}")?;
         }
         Ok(())
-    }
-}
-
-/// Where a practice game's deck came from, for the report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeckSource {
-    /// Given as `POKER_DECK`.
-    Given,
-    /// Shuffled from this seed (from `POKER_SEED`, or drawn at random).
-    Seed(u64),
-}
-
-impl DeckSource {
-    /// Practice mode's deck, from the environment: `POKER_DECK` (24 tokens)
-    /// wins over `POKER_SEED` (a u64); with neither, a random seed is drawn so
-    /// the report can still name it. Errors are messages naming the variable.
-    pub fn from_env() -> Result<(ContestDeck, DeckSource), String> {
-        if let Some(text) = std::env::var_os("POKER_DECK") {
-            let text = text
-                .into_string()
-                .map_err(|_| "POKER_DECK is not valid UTF-8".to_string())?;
-            let deck = ContestDeck::parse(&text).map_err(|e| format!("POKER_DECK: {e}"))?;
-            return Ok((deck, DeckSource::Given));
-        }
-        let seed = match std::env::var_os("POKER_SEED") {
-            Some(text) => text
-                .to_str()
-                .and_then(|t| t.trim().parse::<u64>().ok())
-                .ok_or_else(|| {
-                    let shown: String = text.to_string_lossy().chars().take(40).collect();
-                    format!(
-                        "POKER_SEED: {shown:?} is not a whole number in 0..={}",
-                        u64::MAX
-                    )
-                })?,
-            None => rand::random(),
-        };
-        Ok((ContestDeck::shuffled(seed), DeckSource::Seed(seed)))
     }
 }
 

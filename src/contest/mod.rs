@@ -8,10 +8,9 @@ mod board;
 mod deck;
 mod encoding;
 mod game;
-pub mod session;
 
 pub use board::{Board, ColumnScore, Score};
-pub use deck::{ContestDeck, DeckSource};
+pub use deck::ContestDeck;
 pub use encoding::{card_code, card_from_code};
 pub use game::{Call, Game, Progress, RuleError, Violation};
 

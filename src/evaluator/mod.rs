@@ -12,16 +12,18 @@ pub mod contestant;
 pub mod decks;
 pub mod manager;
 pub mod process;
+pub mod report;
 pub mod results;
 
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
-pub use results::{ContestantResult, GameResult, Status, rank, scale};
+pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
 
 use crate::contest::{ContestDeck, Game};
 use crate::optimum::deck_optimum;
+use crate::protocol::Transport;
 use manager::Ending;
 use process::Exit;
-use std::os::fd::AsRawFd;
+use std::os::fd::AsFd;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -36,27 +38,31 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// `time_limit`, and kills everything the program started once it is over.
 pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Duration) -> GameResult {
     let start = Instant::now();
-    let running = match process::spawn(program, &[]) {
+    let not_started = |e: std::io::Error| {
+        GameResult::not_run(number, format!("cannot start {}: {e}", program.display()))
+    };
+    let mut running = match process::spawn(program) {
         Ok(running) => running,
-        Err(e) => {
-            return GameResult::not_run(number, format!("cannot start {}: {e}", program.display()));
-        }
+        Err(e) => return not_started(e),
+    };
+    let mut channel = match running.take_channel().map(Transport::socket) {
+        Some(Ok(channel)) => channel,
+        Some(Err(e)) => return not_started(e),
+        None => return not_started(std::io::Error::other("no channel")),
     };
     let mut result = GameResult::not_run(number, String::new());
     let mut game = Game::new(*deck);
-    let pidfd = running.pidfd.as_ref().map(|fd| fd.as_raw_fd());
-    let ending = manager::serve(
-        running.channel.as_raw_fd(),
-        &mut game,
-        start + time_limit,
-        pidfd,
-    );
+    let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
+    let ending = manager::serve(&mut channel, &mut game, start + time_limit, pidfd);
+    drop(channel);
     result.seconds = start.elapsed().as_secs_f64();
     let grace = match ending {
         Ending::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
-    let (exit, _stdout, _stderr) = running.finish(grace);
+    let (exit, _stdout, stderr) = running.finish(grace);
+    let kept = stderr.len().saturating_sub(STDERR_KEPT);
+    result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
     result.placements = game.placements();
     let placed = match result.placements {
         1 => "1 placement".to_string(),
@@ -131,6 +137,7 @@ pub fn play_many(
 ) -> std::io::Result<Vec<GameResult>> {
     use rayon::prelude::*;
     process::become_subreaper()?;
+    let _sigpipe = process::SigpipeIgnored::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -158,6 +165,7 @@ pub fn evaluate(
     mut on_game: impl FnMut(&Contestant, &GameResult),
 ) -> std::io::Result<Vec<ContestantResult>> {
     process::become_subreaper()?;
+    let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut results = Vec::new();
     for contestant in contestants {
@@ -177,6 +185,7 @@ pub fn evaluate(
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
+            not_run: contestant.program.clone().err(),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),

@@ -12,9 +12,12 @@
 //! while games are played.
 
 use crate::protocol::CHANNEL_ENV;
+use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
 use std::collections::HashSet;
 use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::mem::ManuallyDrop;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -24,7 +27,7 @@ use std::time::{Duration, Instant};
 /// The fd number the contestant finds its channel on.
 pub const CHANNEL_FD: RawFd = 3;
 
-/// How much of each output stream is kept for the report.
+/// How much of each output stream is kept for the report: the last bytes.
 pub const OUTPUT_CAP: usize = 16 * 1024;
 
 /// Main processes of the games in progress, and the lock that makes
@@ -40,58 +43,79 @@ fn active() -> MutexGuard<'static, Option<HashSet<i32>>> {
 /// A running contestant.
 pub struct Running {
     child: Child,
-    /// The manager's end of the channel.
-    pub channel: OwnedFd,
+    /// The manager's end of the channel, until taken.
+    channel: Option<OwnedFd>,
     /// Readable once the main process has exited.
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
     children_before: HashSet<i32>,
 }
 
-fn os_error(what: &str) -> std::io::Error {
-    let err = std::io::Error::last_os_error();
-    std::io::Error::new(err.kind(), format!("{what}: {err}"))
+fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ {
+    move |e| std::io::Error::other(format!("{what}: {e}"))
 }
 
 /// Makes this process a child subreaper (once is enough), and not
 /// dumpable, so that a contestant running as the same (non-root) user cannot
 /// read the evaluator's memory, environment or descriptors through /proc.
 pub fn become_subreaper() -> std::io::Result<()> {
-    // SAFETY: prctl with integer arguments only.
-    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
-        return Err(os_error("prctl(PR_SET_CHILD_SUBREAPER)"));
-    }
-    // SAFETY: as above.
-    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } != 0 {
-        return Err(os_error("prctl(PR_SET_DUMPABLE)"));
-    }
-    Ok(())
+    // Any non-zero value turns the attribute on.
+    rustix::process::set_child_subreaper(Pid::from_raw(1))
+        .map_err(context("prctl(PR_SET_CHILD_SUBREAPER)"))?;
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
+        .map_err(context("prctl(PR_SET_DUMPABLE)"))
 }
 
-/// Starts `program` with `args`: stdin empty, stdout and stderr drained
-/// into capped buffers, the channel on fd 3 (named by `POKER_MANAGER_FD`),
-/// every other `POKER_*` variable removed, in a new session.
-pub fn spawn(program: &Path, args: &[String]) -> std::io::Result<Running> {
-    let mut pair = [0 as RawFd; 2];
-    // SAFETY: `pair` has room for the two descriptors socketpair returns.
-    if unsafe {
-        libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_STREAM | libc::SOCK_CLOEXEC,
-            0,
-            pair.as_mut_ptr(),
-        )
-    } != 0
-    {
-        return Err(os_error("socketpair"));
+/// Ignores SIGPIPE while any of these lives, then restores the previous
+/// disposition: a write to a contestant that has gone (over a pipe) must be
+/// an error for the evaluator, never its death. Counted, so evaluations
+/// running at once in one process do not undo each other.
+pub struct SigpipeIgnored(());
+
+/// How many [`SigpipeIgnored`] live, and the disposition before the first.
+static SIGPIPE: Mutex<(usize, libc::sighandler_t)> = Mutex::new((0, libc::SIG_DFL));
+
+impl SigpipeIgnored {
+    /// Starts ignoring SIGPIPE.
+    pub fn new() -> SigpipeIgnored {
+        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
+        if state.0 == 0 {
+            // SAFETY: sets the disposition to SIG_IGN; no handler code runs.
+            // No safe wrapper offers signal dispositions.
+            state.1 = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+        }
+        state.0 += 1;
+        SigpipeIgnored(())
     }
-    // SAFETY: socketpair just created both descriptors; each is owned once.
-    let (manager, stub) = unsafe { (OwnedFd::from_raw_fd(pair[0]), OwnedFd::from_raw_fd(pair[1])) };
+}
+
+impl Default for SigpipeIgnored {
+    fn default() -> Self {
+        SigpipeIgnored::new()
+    }
+}
+
+impl Drop for SigpipeIgnored {
+    fn drop(&mut self) {
+        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
+        state.0 -= 1;
+        if state.0 == 0 && state.1 != libc::SIG_ERR {
+            // SAFETY: restores the disposition saved by the first `new`.
+            unsafe { libc::signal(libc::SIGPIPE, state.1) };
+        }
+    }
+}
+
+/// Starts `program`: stdin empty, stdout and stderr drained into capped
+/// buffers, the channel on fd 3 (named by `POKER_MANAGER_FD`), every other
+/// `POKER_*` variable removed, in a new session.
+pub fn spawn(program: &Path) -> std::io::Result<Running> {
+    let (manager, stub) = UnixStream::pair()?;
+    let (manager, stub) = (OwnedFd::from(manager), OwnedFd::from(stub));
     let stub_fd = stub.as_raw_fd();
 
     let mut command = Command::new(program);
     command
-        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -101,33 +125,24 @@ pub fn spawn(program: &Path, args: &[String]) -> std::io::Result<Running> {
         }
     }
     command.env(CHANNEL_ENV, CHANNEL_FD.to_string());
-    // SAFETY: the closure only makes async-signal-safe system calls.
+    // SAFETY: the closure only makes async-signal-safe system calls and
+    // allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            rustix::process::setsid()?;
             // If the evaluator dies (Ctrl-C, kill), the contestant goes too.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            // SAFETY: `stub_fd` is open in this child until exec.
+            let stub = BorrowedFd::borrow_raw(stub_fd);
             if stub_fd == CHANNEL_FD {
                 // dup2 onto itself would keep close-on-exec set.
-                if libc::fcntl(CHANNEL_FD, libc::F_SETFD, 0) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            } else if libc::dup2(stub_fd, CHANNEL_FD) < 0 {
-                return Err(std::io::Error::last_os_error());
+                rustix::io::fcntl_setfd(stub, rustix::io::FdFlags::empty())?;
+            } else {
+                // SAFETY: fd 3 becomes the channel; it is never closed here.
+                let mut target = ManuallyDrop::new(OwnedFd::from_raw_fd(CHANNEL_FD));
+                rustix::io::dup2(stub, &mut target)?;
             }
-            // Nothing else of the evaluator's may reach the contestant.
-            const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
-            libc::syscall(
-                libc::SYS_close_range,
-                (CHANNEL_FD + 1) as libc::c_uint,
-                libc::c_uint::MAX,
-                CLOSE_RANGE_CLOEXEC,
-            );
-            Ok(())
+            close_others_on_exec()
         });
     }
     let mut registry = active();
@@ -145,21 +160,41 @@ pub fn spawn(program: &Path, args: &[String]) -> std::io::Result<Running> {
     .into_iter()
     .flatten()
     .collect();
-    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor.
-    let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
-    // SAFETY: a non-negative result is a fresh descriptor we now own.
-    let pidfd = (raw >= 0).then(|| unsafe { OwnedFd::from_raw_fd(raw as RawFd) });
+    let pidfd = Pid::from_child(&child);
+    let pidfd = rustix::process::pidfd_open(pidfd, PidfdFlags::empty()).ok();
     Ok(Running {
         child,
-        channel: manager,
+        channel: Some(manager),
         pidfd,
         drains,
         children_before,
     })
 }
 
-/// Reads a stream to its end on a thread, keeping the first [`OUTPUT_CAP`]
-/// bytes; the contestant never blocks on a full pipe.
+/// Marks every descriptor above the channel close-on-exec, so nothing else
+/// of the evaluator's reaches the contestant. rustix has no `close_range`;
+/// the raw call's result is checked, so a kernel without it fails the
+/// start instead of silently leaking descriptors.
+fn close_others_on_exec() -> std::io::Result<()> {
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range takes two descriptor numbers and flags.
+    let result = unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            (CHANNEL_FD + 1) as libc::c_uint,
+            libc::c_uint::MAX,
+            CLOSE_RANGE_CLOEXEC,
+        )
+    };
+    if result < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
+/// bytes (where a program's final message is); the contestant never blocks
+/// on a full pipe.
 fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -169,12 +204,15 @@ fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
             match stream.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    let room = OUTPUT_CAP.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
+                    kept.extend_from_slice(&buf[..n]);
+                    if kept.len() > 2 * OUTPUT_CAP {
+                        kept.drain(..kept.len() - OUTPUT_CAP);
+                    }
                 }
             }
         }
-        let _ = tx.send(kept);
+        let start = kept.len().saturating_sub(OUTPUT_CAP);
+        let _ = tx.send(kept.split_off(start));
     });
     rx
 }
@@ -191,6 +229,11 @@ pub enum Exit {
 }
 
 impl Running {
+    /// The manager's end of the channel (once).
+    pub fn take_channel(&mut self) -> Option<OwnedFd> {
+        self.channel.take()
+    }
+
     /// The main process's pid (also its process group and session id).
     pub fn pid(&self) -> i32 {
         self.child.id() as i32
@@ -250,8 +293,10 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
             let active = |id: i32| id != root && registry.as_ref().is_some_and(|s| s.contains(&id));
             active(p.pid) || active(p.session)
         };
-        // SAFETY: kill with a negative pid signals the process group.
-        unsafe { libc::kill(-root, libc::SIGKILL) };
+        // Failure (the group is already gone) is harmless.
+        if let Some(group) = Pid::from_raw(root) {
+            let _ = rustix::process::kill_process_group(group, Signal::KILL);
+        }
         let table = process_table();
         let mut victims: Vec<i32> = Vec::new();
         let mut frontier: Vec<i32> = vec![root];
@@ -277,9 +322,9 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
             .copied()
             .filter(|pid| table.iter().any(|p| p.pid == *pid && !p.zombie))
             .collect();
-        for &pid in &victims {
-            // SAFETY: signalling a pid; failure (already gone) is harmless.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+        for pid in victims.iter().filter_map(|&pid| Pid::from_raw(pid)) {
+            // Failure (already gone) is harmless.
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
         }
         // Reap zombies re-parented to us (never `root`: Child::wait owns it).
         for p in &table {
@@ -289,8 +334,9 @@ fn kill_tree(root: i32, children_before: &HashSet<i32>) {
                 && !children_before.contains(&p.pid)
                 && !other_game(p)
             {
-                // SAFETY: waiting on a specific child pid.
-                unsafe { libc::waitpid(p.pid, std::ptr::null_mut(), libc::WNOHANG) };
+                if let Some(pid) = Pid::from_raw(p.pid) {
+                    let _ = rustix::process::waitpid(Some(pid), WaitOptions::NOHANG);
+                }
             }
         }
         drop(registry);

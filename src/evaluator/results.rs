@@ -56,7 +56,16 @@ pub struct GameResult {
     /// The best total any placement could reach on this deck, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_possible: Option<u8>,
+    /// The end of what the program wrote to standard error (at most
+    /// [`STDERR_KEPT`] bytes, invalid UTF-8 replaced); empty when it wrote
+    /// nothing.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
 }
+
+/// How many bytes of a game's standard error its result keeps: the last
+/// ones, where the library's own message is.
+pub const STDERR_KEPT: usize = 4096;
 
 impl GameResult {
     /// A game on deck `deck` that was never played, scored 0 with status
@@ -70,6 +79,7 @@ impl GameResult {
             placements: 0,
             seconds: 0.0,
             best_possible: None,
+            stderr: String::new(),
         }
     }
 }
@@ -81,6 +91,10 @@ pub struct ContestantResult {
     pub name: String,
     /// Its program or source path as given.
     pub path: String,
+    /// Why it was never run (it does not compile, is not executable...):
+    /// then every game is scored 0 with this reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_run: Option<String>,
     /// Sum of its game scores.
     pub total: u32,
     /// Its place in the ranking: 1 + the number of contestants with a
@@ -135,6 +149,7 @@ mod tests {
         let contestant = |total| ContestantResult {
             name: String::new(),
             path: String::new(),
+            not_run: None,
             total,
             rank: 0,
             scaled: 0,

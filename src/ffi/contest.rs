@@ -1,6 +1,6 @@
 //! POKER.H: the contest's three functions, exactly as the contest gave them.
 
-use crate::contest::session::{self, Session, Step};
+use super::runtime::{Session, Step};
 use crate::protocol::Request;
 use std::cell::Cell;
 use std::io::Write;
@@ -28,12 +28,6 @@ pub const POKER_EXIT_BAD_SETUP: c_int = 2;
 pub const POKER_EXIT_CHANNEL: c_int = 4;
 /// Exit status when libpoker itself fails (a bug: please report it).
 pub const POKER_EXIT_INTERNAL: c_int = 70;
-
-const _: () = assert!(
-    POKER_EXIT_VIOLATION == session::EXIT_VIOLATION
-        && POKER_EXIT_BAD_SETUP == session::EXIT_BAD_SETUP
-        && POKER_EXIT_CHANNEL == session::EXIT_CHANNEL
-);
 
 /// Runs one contest call under the session lock, then acts on the step
 /// with the lock released (so exiting never holds it). Once one call has

@@ -11,6 +11,7 @@ pub mod freecell;
 pub mod game;
 pub mod hand;
 pub mod optimum;
+pub mod runtime;
 pub mod version;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -3,8 +3,8 @@
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::{self, ContestantResult, Status, decks};
-use serde_json::json;
+use poker::evaluator::report::{Report, escape};
+use poker::evaluator::{self, decks};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -64,7 +64,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     for c in &contestants {
         if let Err(why) = &c.program {
-            eprintln!("poker: warning: {} is not run (scored 0): {why}", c.name);
+            eprintln!(
+                "poker: warning: {} is not run (scored 0): {}",
+                escape(&c.name),
+                escape(why)
+            );
         }
     }
 
@@ -74,16 +78,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .expect("valid progress template"),
     );
     let results = evaluator::evaluate(&contestants, &decks, time_limit, |contestant, game| {
-        bar.set_message(format!("{} deck {}", contestant.name, game.deck));
+        bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
         bar.inc(1);
     })
     .context("cannot set up the evaluator")?;
     bar.finish_and_clear();
 
+    let report = Report {
+        contestants: results,
+    };
     if args.json {
-        println!("{}", json!({ "contestants": results }));
+        println!("{}", serde_json::to_string(&report)?);
     } else {
-        print_tables(&results);
+        print!("{}", report.text());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -114,55 +121,4 @@ fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
         bail!("no contestants given and no .c files in {}", dir.display());
     }
     Ok(found)
-}
-
-fn print_tables(results: &[ContestantResult]) {
-    for r in results {
-        println!("{} ({})", r.name, r.path);
-        let not_run = r.tests.iter().all(|t| t.status == Status::Error)
-            && r.tests.windows(2).all(|w| w[0].reason == w[1].reason);
-        if let (true, Some(first)) = (not_run, r.tests.first()) {
-            println!("  not run: {}", first.reason.as_deref().unwrap_or(""));
-            println!("  total: 0\n");
-            continue;
-        }
-        println!("  deck  score  best  status      time    reason");
-        for t in &r.tests {
-            println!(
-                "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {}",
-                t.deck,
-                t.score,
-                t.best_possible.map_or("-".to_string(), |b| b.to_string()),
-                t.status.as_str(),
-                t.seconds,
-                t.reason.as_deref().unwrap_or("")
-            );
-        }
-        let share = if r.best_possible > 0 {
-            format!(
-                " ({:.0}% of the best possible {})",
-                100.0 * f64::from(r.total) / f64::from(r.best_possible),
-                r.best_possible
-            )
-        } else {
-            String::new()
-        };
-        println!("  total: {}{share}\n", r.total);
-    }
-    let mut order: Vec<&ContestantResult> = results.iter().collect();
-    order.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.name.cmp(&b.name)));
-    let width = order
-        .iter()
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(10)
-        .max(10);
-    println!("ranking (the best total is worth 10 points)");
-    println!("  rank  {:<width$}  total  points", "contestant");
-    for r in order {
-        println!(
-            "  {:>4}  {:<width$}  {:>5}  {:>6}",
-            r.rank, r.name, r.total, r.scaled
-        );
-    }
 }

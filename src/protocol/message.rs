@@ -1,48 +1,6 @@
-//! The private channel between the evaluator (the manager) and the library
-//! linked into a contestant (the stub), in the manner of CMS "communication"
-//! tasks: the manager holds the deck and answers one request at a time, so
-//! the contestant's process never holds a card before it is turned.
-//!
-//! The evaluator starts the contestant with one end of a Unix socket pair
-//! and names its file descriptor in [`CHANNEL_ENV`] (the variable carries no
-//! deck). Messages are single ASCII lines of at most [`MAX_LINE`] bytes:
-//!
-//! | stub -> manager | meaning | manager -> stub |
-//! |---|---|---|
-//! | `S` | `p_startgame()` | `OK` |
-//! | `L` | `p_look(&v, &c)` | `C <value> <color>` |
-//! | `N` | `p_look` with a NULL pointer | `V <message>` |
-//! | `P <column>` | `p_place(column)` | `OK`, or `END <total>` after the 20th |
-//!
-//! Any broken rule is answered `V <message>`: the stub prints the message
-//! and exits; the manager has already scored the game 0.
+//! The messages: one request per contest call, one reply per request.
 
-/// The environment variable holding the stub's channel file descriptor.
-pub const CHANNEL_ENV: &str = "POKER_MANAGER_FD";
-
-/// The longest line either side sends or accepts, newline included.
-pub const MAX_LINE: usize = 256;
-
-/// Writes all of `bytes` to the socket `fd`, retrying on interruption.
-/// `MSG_NOSIGNAL` turns a closed peer into an `EPIPE` error instead of a
-/// SIGPIPE that would kill the writer.
-pub fn send_all(fd: std::os::fd::RawFd, bytes: &[u8]) -> std::io::Result<()> {
-    let mut sent = 0;
-    while sent < bytes.len() {
-        let rest = &bytes[sent..];
-        // SAFETY: `rest` is a valid buffer of its length.
-        let n = unsafe { libc::send(fd, rest.as_ptr().cast(), rest.len(), libc::MSG_NOSIGNAL) };
-        if n < 0 {
-            let err = std::io::Error::last_os_error();
-            if err.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
-        }
-        sent += n as usize;
-    }
-    Ok(())
-}
+use super::MAX_LINE;
 
 /// A request from the stub, one per contest call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
