@@ -29,8 +29,10 @@ pub struct Contestant {
 pub struct Toolchain {
     /// Folder holding `libpoker.so`.
     pub lib_dir: PathBuf,
-    /// Scratch folder for the header and compiled programs.
+    /// Scratch folder for the header and compiled programs: a fresh private
+    /// folder (mode 0700) of this toolchain alone, removed when it is dropped.
     pub work_dir: PathBuf,
+    _scratch: tempfile::TempDir,
 }
 
 impl Toolchain {
@@ -44,14 +46,20 @@ impl Toolchain {
                 format!("no libpoker.so in {}", lib_dir.display()),
             ));
         }
-        let work_dir = std::env::temp_dir().join(format!("poker-eval-{}", std::process::id()));
+        // A new folder with an unguessable name, never an existing path.
+        let scratch = tempfile::Builder::new().prefix("poker-eval-").tempdir()?;
+        let work_dir = scratch.path().to_path_buf();
         std::fs::create_dir_all(work_dir.join("include"))?;
         std::fs::write(work_dir.join("include/poker.h"), HEADER)?;
         std::fs::create_dir_all(work_dir.join("pascal"))?;
         std::fs::write(work_dir.join("pascal/poker.pas"), PASCAL_UNIT)?;
         std::fs::create_dir_all(work_dir.join("python"))?;
         std::fs::write(work_dir.join("python/libpoker.py"), PYTHON_MODULE)?;
-        Ok(Toolchain { lib_dir, work_dir })
+        Ok(Toolchain {
+            lib_dir,
+            work_dir,
+            _scratch: scratch,
+        })
     }
 
     /// Resolves one contestant path: compiles a `.c` or `.pas` file, wraps a
@@ -173,12 +181,6 @@ impl Toolchain {
 /// `path` as one single-quoted shell word.
 fn shell_quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
-
-impl Drop for Toolchain {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.work_dir);
-    }
 }
 
 fn unique() -> u64 {

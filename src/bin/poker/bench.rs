@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
 
-    /// Games played at once (default: one per core).
+    /// Games played at once (default: one per core; at most 4 per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
 
@@ -62,8 +62,12 @@ fn stats(values: &[f64]) -> (f64, f64, f64) {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let time_limit = args.run.time_limit()?;
     let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
-    if jobs == 0 {
-        bail!("--jobs must be at least 1");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if jobs == 0 || jobs > 4 * cores {
+        bail!(
+            "--jobs must be from 1 to {} (4 per core on this machine), not {jobs}",
+            4 * cores
+        );
     }
     let toolchain = args.run.toolchain()?;
     let contestant = toolchain.prepare(&args.contestant);
