@@ -3,9 +3,17 @@
 //!
 //! Work is cut into blocks that each give a [`Report`]; reports merge, so
 //! callers can spread blocks over threads or machines and combine them in
-//! any order with the same result.
+//! any order with the same result. [`Search::run`] does that over a pool of
+//! threads; [`scan_range`] and [`scan_random`] are single blocks. Whatever
+//! simulates the deals is an [`Engine`], handed batches of deals;
+//! [`Simulator`](super::Simulator) is one.
 
-use super::fast::Simulator;
+mod driver;
+mod engine;
+
+pub use driver::{BLOCK, Search, SearchError, Work};
+pub use engine::Engine;
+
 use super::index::{DEAL_COUNT, Deal};
 use super::{Outcome, Status};
 use rand::{RngCore, SeedableRng};
@@ -104,22 +112,54 @@ impl Report {
     }
 }
 
+/// Deals per engine batch: [`scan_range`] and [`scan_random`] hand their
+/// engine at most this many deals at a time.
+pub const BATCH: usize = 1 << 10;
+
+/// Runs `engine` over `deals` and adds each to `report`; `index(k, deal)` is
+/// the index of `deals[k]`, asked only for deals the report keeps.
+fn run_batch<E: Engine + ?Sized>(
+    engine: &mut E,
+    deals: &[Deal],
+    outcomes: &mut Vec<Outcome>,
+    report: &mut Report,
+    index: impl Fn(usize, &Deal) -> u128,
+) {
+    outcomes.clear();
+    outcomes.resize(deals.len(), Outcome::new(Status::Finished, 0, 0));
+    engine.run_batch(deals, outcomes);
+    for (k, (deal, &outcome)) in deals.iter().zip(outcomes.iter()).enumerate() {
+        report.add(deal, outcome, || index(k, deal));
+    }
+}
+
 /// Simulates the deals with indices `start .. start + count` (clipped to
-/// [`DEAL_COUNT`]), in order.
-pub fn scan_range(sim: &mut Simulator, start: u128, count: u64, top: usize) -> Report {
+/// [`DEAL_COUNT`]) with `engine`, in order, keeping the `top` best games.
+pub fn scan_range<E: Engine + ?Sized>(
+    engine: &mut E,
+    start: u128,
+    count: u64,
+    top: usize,
+) -> Report {
     let mut report = Report::new(top);
     let Some(mut deal) = Deal::unrank(start) else {
         return report;
     };
     let end = start.saturating_add(u128::from(count)).min(DEAL_COUNT);
-    let mut index = start;
-    while index < end {
-        let outcome = sim.run_unchecked(deal.a(), deal.b());
-        report.add(&deal, outcome, || index);
-        index += 1;
-        if index < end {
+    let (mut deals, mut outcomes) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
+    let mut first = start;
+    while first < end {
+        let n = (end - first).min(BATCH as u128) as usize;
+        deals.clear();
+        for _ in 0..n {
+            deals.push(deal);
+            // At the last deal this is a no-op.
             deal.advance();
         }
+        run_batch(engine, &deals, &mut outcomes, &mut report, |k, _| {
+            first + k as u128
+        });
+        first += n as u128;
     }
     report
 }
@@ -152,16 +192,29 @@ pub fn random_deal(rng: &mut ChaCha8Rng) -> Deal {
 }
 
 /// Block `block` of the random search with this seed: `count` deals from
-/// [`random_deal`], driven by ChaCha8 seeded with `seed` on stream `block`. The same seed and block always give the
-/// same deals, whatever runs them.
-pub fn scan_random(sim: &mut Simulator, seed: u64, block: u64, count: u64, top: usize) -> Report {
+/// [`random_deal`], driven by ChaCha8 seeded with `seed` on stream `block`,
+/// simulated by `engine`, keeping the `top` best games. The same seed and
+/// block always give the same deals, whatever runs them.
+pub fn scan_random<E: Engine + ?Sized>(
+    engine: &mut E,
+    seed: u64,
+    block: u64,
+    count: u64,
+    top: usize,
+) -> Report {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(block);
     let mut report = Report::new(top);
-    for _ in 0..count {
-        let deal = random_deal(&mut rng);
-        let outcome = sim.run_unchecked(deal.a(), deal.b());
-        report.add(&deal, outcome, || deal.rank());
+    let (mut deals, mut outcomes) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
+    let mut remaining = count;
+    while remaining > 0 {
+        let n = remaining.min(BATCH as u64) as usize;
+        deals.clear();
+        deals.extend((0..n).map(|_| random_deal(&mut rng)));
+        run_batch(engine, &deals, &mut outcomes, &mut report, |_, deal| {
+            deal.rank()
+        });
+        remaining -= n as u64;
     }
     report
 }
@@ -175,6 +228,7 @@ pub fn random_deals(seed: u64, count: usize) -> Vec<Deal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::camicia::Simulator;
 
     #[test]
     fn random_deals_hold_four_of_each_payment_card_spread_evenly() {

@@ -3,12 +3,12 @@
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::camicia::search::{self, Game, Report};
+use poker::camicia::search::{Game, Search, Work};
 use poker::camicia::{
     self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties, reference,
 };
-use rayon::prelude::*;
 use serde_json::json;
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -189,32 +189,6 @@ fn print_trace(a: &[Card], b: &[Card]) {
     );
 }
 
-/// Deals per work block: a block is the unit handed to a thread.
-const BLOCK: u64 = 1 << 14;
-
-enum Work {
-    Range { start: u128, end: u128 },
-    Random { seed: u64, count: u64 },
-}
-
-impl Work {
-    fn deals(&self) -> u128 {
-        match *self {
-            Work::Range { start, end } => end - start,
-            Work::Random { count, .. } => u128::from(count),
-        }
-    }
-
-    fn block(&self, sim: &mut Simulator, i: u64, top: usize) -> Report {
-        let first = u128::from(i) * u128::from(BLOCK);
-        let count = (self.deals() - first).min(u128::from(BLOCK)) as u64;
-        match *self {
-            Work::Range { start, .. } => search::scan_range(sim, start + first, count, top),
-            Work::Random { seed, .. } => search::scan_random(sim, seed, i, count, top),
-        }
-    }
-}
-
 fn parse_range(text: &str) -> anyhow::Result<(u128, u128)> {
     let (s, e) = text
         .split_once("..")
@@ -267,20 +241,14 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             count: args.count,
         },
     };
-    let threads = args
-        .threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let total = work.deals();
-    let blocks = total.div_ceil(u128::from(BLOCK));
-    let blocks = u64::try_from(blocks).context("range too long")?;
+    let threads = match args.threads {
+        Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --threads at least 1"),
+        None => std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
+    };
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(u64::try_from(total).unwrap_or(u64::MAX))
+        ProgressBar::new(u64::try_from(work.deals()).unwrap_or(u64::MAX))
     };
     bar.set_style(
         ProgressStyle::with_template(
@@ -289,37 +257,24 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         .expect("valid template"),
     );
     let (wall, cpu) = (Instant::now(), cpu_seconds());
-    let mut report = Report::new(args.top);
-    // Blocks go out in batches so loops print in index order as they come
-    // and any range length works.
-    let batch = (threads as u64 * 16).max(1);
-    let mut next = 0u64;
-    while next < blocks {
-        let end = (next + batch).min(blocks);
-        let reports: Vec<Report> = pool.install(|| {
-            (next..end)
-                .into_par_iter()
-                .map_init(Simulator::new, |sim, i| {
-                    let r = work.block(sim, i, args.top);
-                    bar.inc(r.deals);
-                    r
-                })
-                .collect()
-        });
-        for r in reports {
-            for game in &r.loops {
-                bar.suspend(|| {
-                    if args.json {
-                        println!("{}", game_json("loop", game));
-                    } else {
-                        println!("loop  {}", game_line(game));
-                    }
-                });
-            }
-            report.merge(r);
-        }
-        next = end;
-    }
+    let search = Search {
+        work,
+        top: args.top,
+        threads,
+    };
+    let report = search.run(
+        Simulator::new,
+        |deals| bar.inc(deals),
+        |game| {
+            bar.suspend(|| {
+                if args.json {
+                    println!("{}", game_json("loop", game));
+                } else {
+                    println!("loop  {}", game_line(game));
+                }
+            })
+        },
+    )?;
     bar.finish_and_clear();
     let seconds = wall.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;

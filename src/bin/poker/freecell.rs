@@ -82,12 +82,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Tens::T
     };
     let several = numbers.len() > 1 || numbers.iter().any(|(a, b)| a != b);
-    match print_deals(&numbers, layout, tens, args.json, several) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        other => other
-            .context("writing to standard output")
-            .map(|()| ExitCode::SUCCESS),
-    }
+    // A closed reader kills us with SIGPIPE (main sets it to the default),
+    // so an error here is a real one.
+    print_deals(&numbers, layout, tens, args.json, several)
+        .context("writing to standard output")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `N`, `A..B` or `A..=B` (both inclusive) as the first and last deal.
