@@ -19,26 +19,6 @@ extern "C" {
 #define CAMICIA_OK 0
 
 /*
- A required pointer was NULL.
- */
-#define CAMICIA_ERR_NULL -1
-
-/*
- A player string holds a token that is not a card (see `CamiciaError`).
- */
-#define CAMICIA_ERR_TOKEN -2
-
-/*
- A penalty array holds a value above 4.
- */
-#define CAMICIA_ERR_PENALTY -3
-
-/*
- libpoker failed inside (a bug: please report it).
- */
-#define CAMICIA_ERR_INTERNAL -4
-
-/*
  `CamiciaResult.status`: one player holds every card.
  */
 #define CAMICIA_FINISHED 0
@@ -48,6 +28,28 @@ extern "C" {
  round (penalty pattern of both decks and player to lead); it never ends.
  */
 #define CAMICIA_LOOP 1
+
+/*
+ Exit status of a contestant after a broken rule (message on stderr).
+ */
+#define POKER_EXIT_VIOLATION 3
+
+/*
+ Exit status when the module cannot start: a malformed `POKER_DECK`
+ (24 card tokens) or `POKER_SEED` (a u64), or a `POKER_MANAGER_FD` that is
+ not a file descriptor number.
+ */
+#define POKER_EXIT_BAD_SETUP 2
+
+/*
+ Exit status when the evaluator's channel fails (evaluation mode only).
+ */
+#define POKER_EXIT_CHANNEL 4
+
+/*
+ Exit status when libpoker itself fails (a bug: please report it).
+ */
+#define POKER_EXIT_INTERNAL 70
 
 /*
  Success.
@@ -61,13 +63,15 @@ extern "C" {
 #define POKER_FINISHED 1
 
 /*
- A required pointer (the game handle, a card array, the deck text) is NULL.
+ A required pointer (a game handle, a card array, a text, an output
+ struct, a buffer with a nonzero length) is NULL.
  */
 #define POKER_ERR_NULL -1
 
 /*
- An argument is out of range: a card value outside 1..6 or color outside
- 1..4, a card twice, a deck that is not the 24 contest cards once each.
+ An argument outside its documented values: a negative buffer length, an
+ unknown `freecell_format` layout, a category `poker_hand_name` does not
+ know.
  */
 #define POKER_ERR_ARGUMENT -2
 
@@ -104,7 +108,8 @@ extern "C" {
 #define POKER_ERR_UNBALANCED -8
 
 /*
- Rule: a look given a NULL `value` or `color` pointer.
+ Rule: a look given a NULL `value` or `color` pointer (a broken rule that
+ ends the game, unlike `POKER_ERR_NULL`).
  */
 #define POKER_ERR_LOOK_NULL -9
 
@@ -124,62 +129,106 @@ extern "C" {
 #define POKER_ERR_INTERNAL -12
 
 /*
- A card value outside 1..6 or a color outside 1..4 (`poker_optimum`).
+ A card given as a number outside its encoding: a contest value outside
+ 1..6 or color outside 1..4, a card index above 51, a Camicia penalty
+ above 4.
  */
 #define POKER_ERR_CARD -13
 
 /*
- The same card given twice (`poker_optimum`).
+ The same card twice in a list that must hold each card once (a deck, a
+ hand, a deal).
  */
 #define POKER_ERR_DUPLICATE -14
 
 /*
- Exit status of a contestant after a broken rule (message on stderr).
+ A card that the deck in use does not hold: a 2..8 in the contest's
+ 24-card deck (9, 10, J, Q, K, A).
  */
-#define POKER_EXIT_VIOLATION 3
+#define POKER_ERR_NOT_IN_DECK -15
 
 /*
- Exit status when the module cannot start: a malformed `POKER_DECK`
- (24 card tokens) or `POKER_SEED` (a u64), or a `POKER_MANAGER_FD` that is
- not a file descriptor number.
+ A list with the wrong number of cards: a deck that is not 24 cards,
+ a `poker_optimum` count other than 20 or 24.
  */
-#define POKER_EXIT_BAD_SETUP 2
+#define POKER_ERR_COUNT -16
 
 /*
- Exit status when the evaluator's channel fails (evaluation mode only).
+ Text that is not card tokens: a token that is no card (a contest deck
+ text, a Camicia player string), or text that is not UTF-8.
  */
-#define POKER_EXIT_CHANNEL 4
+#define POKER_ERR_TOKEN -17
 
 /*
- Exit status when libpoker itself fails (a bug: please report it).
+ A FreeCell deal number outside 1..8589934591 (2^33 - 1).
  */
-#define POKER_EXIT_INTERNAL 70
+#define POKER_ERR_DEAL_NUMBER -18
+
+/*
+ Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ */
+#define POKER_HAND_ERR_NULL POKER_ERR_NULL
+
+/*
+ Old name (0.1) of `POKER_ERR_CARD`, kept for this release.
+ */
+#define POKER_HAND_ERR_CARD POKER_ERR_CARD
+
+/*
+ Old name (0.1) of `POKER_ERR_DUPLICATE`, kept for this release.
+ */
+#define POKER_HAND_ERR_DUPLICATE POKER_ERR_DUPLICATE
+
+/*
+ Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ */
+#define POKER_HAND_ERR_INTERNAL POKER_ERR_INTERNAL
+
+/*
+ Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ */
+#define FREECELL_ERR_NULL POKER_ERR_NULL
+
+/*
+ Old name (0.1) of `POKER_ERR_DEAL_NUMBER`, kept for this release.
+ */
+#define FREECELL_ERR_RANGE POKER_ERR_DEAL_NUMBER
+
+/*
+ Old name (0.1) of `POKER_ERR_ARGUMENT`, kept for this release.
+ */
+#define FREECELL_ERR_ARGUMENT POKER_ERR_ARGUMENT
+
+/*
+ Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ */
+#define FREECELL_ERR_INTERNAL POKER_ERR_INTERNAL
+
+/*
+ Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ */
+#define CAMICIA_ERR_NULL POKER_ERR_NULL
+
+/*
+ Old name (0.1) of `POKER_ERR_TOKEN`, kept for this release.
+ */
+#define CAMICIA_ERR_TOKEN POKER_ERR_TOKEN
+
+/*
+ Old name (0.1) of `POKER_ERR_CARD` (a penalty above 4), kept for this
+ release.
+ */
+#define CAMICIA_ERR_PENALTY POKER_ERR_CARD
+
+/*
+ Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ */
+#define CAMICIA_ERR_INTERNAL POKER_ERR_INTERNAL
 
 /*
  Success.
  */
 #define FREECELL_OK 0
-
-/*
- A required pointer argument was NULL.
- */
-#define FREECELL_ERR_NULL -1
-
-/*
- The deal number is outside 1..8589934591 (2^33 - 1): 0, negative and
- larger numbers have no deal.
- */
-#define FREECELL_ERR_RANGE -2
-
-/*
- An unknown `format` value, or a negative buffer length.
- */
-#define FREECELL_ERR_ARGUMENT -3
-
-/*
- libpoker failed (a bug: please report it).
- */
-#define FREECELL_ERR_INTERNAL -99
 
 /*
  The first deal number.
@@ -265,26 +314,6 @@ extern "C" {
 #define POKER_HAND_STRAIGHT_FLUSH 8
 
 /*
- A required pointer argument was NULL.
- */
-#define POKER_HAND_ERR_NULL -1
-
-/*
- A card index above 51.
- */
-#define POKER_HAND_ERR_CARD -2
-
-/*
- The same card twice in one hand.
- */
-#define POKER_HAND_ERR_DUPLICATE -3
-
-/*
- libpoker failed (a bug: please report it).
- */
-#define POKER_HAND_ERR_INTERNAL -99
-
-/*
  Major version of the libpoker this header belongs to (Cargo.toml).
  */
 #define POKER_VERSION_MAJOR 0
@@ -292,7 +321,7 @@ extern "C" {
 /*
  Minor version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_VERSION_MINOR 1
+#define POKER_VERSION_MINOR 2
 
 /*
  Patch version of the libpoker this header belongs to (Cargo.toml).
@@ -362,9 +391,10 @@ typedef struct CamiciaError {
  decks and player to lead) of an earlier round start, the deal being
  round 1's start.
 
- Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` if any pointer is NULL, or
- `CAMICIA_ERR_TOKEN` for a token that is not a card (use
- `camicia_simulate_ex` to learn where). `*out` is written only on success.
+ Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
+ `POKER_ERR_TOKEN` for a token that is not a card (`poker_last_error`
+ names it; `camicia_simulate_ex` says where). `*out` is written only on
+ success.
 
  # Safety
  Each non-NULL pointer must be valid: the strings NUL-terminated and
@@ -373,7 +403,7 @@ typedef struct CamiciaError {
 int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaResult *out);
 
 /*
- `camicia_simulate`, and on `CAMICIA_ERR_TOKEN` says where the bad token
+ `camicia_simulate`, and on `POKER_ERR_TOKEN` says where the bad token
  is: `err->player` (0 = A, 1 = B), `err->token` (0-based token number) and
  `err->offset` (byte offset in that string). `err` may be NULL; when it is
  not, it is always written (`player` = -1 when there is no token error).
@@ -394,8 +424,8 @@ int camicia_simulate_ex(const char *player_a, const char *player_b, struct Camic
  nothing after the first call of a size on a thread, and takes well under
  a microsecond for a typical 52-card deal.
 
- Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` (`out` NULL, or a NULL
- array with a nonzero length) or `CAMICIA_ERR_PENALTY` (a value above 4).
+ Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
+ array with a nonzero length) or `POKER_ERR_CARD` (a value above 4).
  `*out` is written only on success.
 
  # Safety
@@ -452,6 +482,32 @@ void p_look(int *value, int *color);
 void p_place(int column);
 
 /*
+ Writes the message of the last error that a libpoker call returned in
+ this thread (each thread has its own; every failing call of every
+ function but the contest's `p_*` records one) into `buf` of `len` bytes,
+ snprintf-style: if `len` > 0, up to `len` - 1 bytes then a NUL; `buf`
+ may be NULL only when `len` is 0 (to ask for the length).
+
+ Returns the message's full length in bytes (without the NUL; cut short
+ if this is >= `len`), 0 if no call of this thread failed yet (successful
+ calls do not clear it), or `POKER_ERR_ARGUMENT` for a negative `len` /
+ `POKER_ERR_NULL` for a NULL `buf` with `len` > 0 (which then become the
+ last error).
+
+ # Safety
+ `buf` is NULL or points to `len` writable bytes.
+ */
+int poker_last_error(char *buf, int len);
+
+/*
+ The code (`POKER_ERR_*`) of the last error that a libpoker call returned
+ in this thread, 0 (`POKER_OK`) if none failed yet: how a caller learns
+ why a function that returns a pointer (`poker_game_new_deck`, ...) gave
+ NULL.
+ */
+int poker_last_error_code(void);
+
+/*
  Deals Microsoft FreeCell game `deal_number` (seed 000, the Rosetta Code
  "Deal cards for FreeCell" task; the ranges above 2^31 - 1 are FreeCell
  Pro's, as pysol-cards and fc-solve deal them).
@@ -466,9 +522,9 @@ void p_place(int column);
  9 = ten, 10 = jack, 11 = queen, 12 = king; suit 0 = clubs, 1 = diamonds,
  2 = hearts, 3 = spades. So 0 = AC, 1 = AD, 4 = 2C, 51 = KS.
 
- Returns FREECELL_OK (0); FREECELL_ERR_NULL if `cards` is NULL;
- FREECELL_ERR_RANGE for a deal number outside 1..8589934591 (`cards` is
- then left untouched).
+ Returns `FREECELL_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
+ `POKER_ERR_DEAL_NUMBER` for a deal number outside 1..8589934591 (`cards`
+ is then left untouched).
 
  # Safety
  `cards` is NULL or points to 52 writable bytes.
@@ -491,9 +547,9 @@ int freecell_deal(int64_t deal_number, unsigned char *cards);
  `len` is 0 (to ask for the length). FREECELL_TEXT_MAX bytes always suffice.
 
  Returns the text's full length in bytes, without the NUL (the text was
- cut short if this is >= `len`); FREECELL_ERR_RANGE for a deal number
- outside 1..8589934591; FREECELL_ERR_NULL for a NULL `buf` with `len` > 0;
- FREECELL_ERR_ARGUMENT for an unknown `format` or a negative `len`.
+ cut short if this is >= `len`); `POKER_ERR_DEAL_NUMBER` for a deal number
+ outside 1..8589934591; `POKER_ERR_NULL` for a NULL `buf` with `len` > 0;
+ `POKER_ERR_ARGUMENT` for an unknown `format` or a negative `len`.
 
  # Safety
  `buf` is NULL or points to `len` writable bytes.
@@ -518,7 +574,9 @@ struct PokerGame *poker_game_new(uint64_t seed);
 
  Returns a handle to free with `poker_game_free`, or NULL when a pointer is
  NULL (`POKER_ERR_NULL`) or the deck is not the 24 cards once each
- (`POKER_ERR_ARGUMENT`); `poker_last_error` then says why.
+ (`POKER_ERR_CARD` for a value or color out of range,
+ `POKER_ERR_DUPLICATE` for a card twice); `poker_last_error_code` and
+ `poker_last_error` then say why.
 
  # Safety
  Each pointer is NULL or points to 24 readable ints.
@@ -532,8 +590,11 @@ struct PokerGame *poker_game_new_deck(const int *values, const int *colors);
  contest card exactly once (the format of `POKER_DECK`).
 
  Returns a handle to free with `poker_game_free`, or NULL when `deck` is
- NULL (`POKER_ERR_NULL`) or not such a deck (`POKER_ERR_ARGUMENT`, also for
- text that is not UTF-8); `poker_last_error` then says why.
+ NULL (`POKER_ERR_NULL`) or not such a deck: `POKER_ERR_TOKEN` (a token
+ that is no card, or text that is not UTF-8), `POKER_ERR_NOT_IN_DECK` (a
+ card such as `2S` outside the 24), `POKER_ERR_DUPLICATE` (a card twice),
+ `POKER_ERR_COUNT` (not 24 tokens); `poker_last_error_code` and
+ `poker_last_error` then say why.
 
  # Safety
  `deck` is NULL or a NUL-terminated string.
@@ -620,20 +681,6 @@ void poker_game_free(struct PokerGame *game);
 int poker_game_error(const struct PokerGame *game, char *buf, int len);
 
 /*
- Writes the message of the last error that a `poker_game_*` or
- `poker_hand_score` call returned in this thread (each thread has its
- own), into `buf` of `len` bytes like `poker_game_error`.
-
- Returns the message's full length in bytes, 0 if no call of this thread
- failed yet (successful calls do not clear it), or `POKER_ERR_ARGUMENT` /
- `POKER_ERR_NULL` for a bad buffer as `poker_game_error`.
-
- # Safety
- `buf` is NULL or points to `len` writable bytes.
- */
-int poker_last_error(char *buf, int len);
-
-/*
  The contest points of five cards as one column (card order irrelevant):
  straight flush 8, flush 7, four of a kind 6, full house 5, straight 4
  (9-K or 10-A), three of a kind 3, two pair 2, one pair 1, nothing 0
@@ -641,9 +688,9 @@ int poker_last_error(char *buf, int len);
  1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
  clubs).
 
- Returns 0..8, or `POKER_ERR_NULL` for a NULL array, or
- `POKER_ERR_ARGUMENT` for a card out of range or a card given twice
- (`poker_last_error` says which).
+ Returns 0..8, or `POKER_ERR_NULL` for a NULL array, `POKER_ERR_CARD` for
+ a value or color out of range, `POKER_ERR_DUPLICATE` for a card given
+ twice (`poker_last_error` says which).
 
  # Safety
  Each pointer is NULL or points to 5 readable ints.
@@ -661,9 +708,9 @@ int poker_hand_score(const int *values, const int *colors);
 
  Returns POKER_HAND_HIGH_CARD (0) .. POKER_HAND_STRAIGHT_FLUSH (8), weakest
  to strongest in standard poker order (a straight includes the wheel
- A-2-3-4-5; aces do not wrap round otherwise); POKER_HAND_ERR_NULL if
- `cards` is NULL; POKER_HAND_ERR_CARD for an index above 51;
- POKER_HAND_ERR_DUPLICATE if a card repeats.
+ A-2-3-4-5; aces do not wrap round otherwise); `POKER_ERR_NULL` if
+ `cards` is NULL; `POKER_ERR_CARD` for an index above 51;
+ `POKER_ERR_DUPLICATE` if a card repeats (`poker_last_error` says which).
 
  # Safety
  `cards` is NULL or points to 5 readable bytes.
@@ -673,7 +720,8 @@ int poker_hand_category(const unsigned char *cards);
 /*
  The English name of a `poker_hand_category` result ("high card", "one
  pair", ... "straight flush") as a static NUL-terminated string that the
- caller must not free; NULL for any other value.
+ caller must not free; NULL for any other value (`POKER_ERR_ARGUMENT` is
+ then the thread's last error).
  */
 const char *poker_hand_name(int category);
 
@@ -685,7 +733,7 @@ const char *poker_hand_name(int category);
  `cards`: 52 writable bytes; on success `cards[k]` is the k-th card
  dealt, as a card index (see `poker_hand_category`).
 
- Returns 0, or POKER_HAND_ERR_NULL if `cards` is NULL.
+ Returns `POKER_OK` (0), or `POKER_ERR_NULL` if `cards` is NULL.
 
  # Safety
  `cards` is NULL or points to 52 writable bytes.
@@ -710,9 +758,9 @@ int poker_shuffle(uint64_t seed, unsigned char *cards);
  balance rule. Left untouched on error.
 
  Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
- NULL), `POKER_ERR_ARGUMENT` (count not 20 or 24), `POKER_ERR_CARD` (a
- value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
- `POKER_ERR_INTERNAL`; `poker_last_error` then says why. Rules and scoring: the contest text (seed 001).
+ NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+ value or color out of range), `POKER_ERR_DUPLICATE` (a card twice);
+ `poker_last_error` then says why. Rules and scoring: the contest text.
 
  # Safety
  Non-NULL `values` and `colors` must point to `count` readable ints, and
@@ -721,7 +769,7 @@ int poker_shuffle(uint64_t seed, unsigned char *cards);
 int poker_optimum(const int *values, const int *colors, int count, int *columns_out);
 
 /*
- The version of the library actually loaded, e.g. `"0.1.0"` (a static
+ The version of the library actually loaded, e.g. `"0.2.0"` (a static
  NUL-terminated string, never NULL): compare it with the header's
  `POKER_VERSION_*` macros to detect a mismatched install.
  */

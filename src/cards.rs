@@ -4,6 +4,7 @@
 //! by a suit letter (`S`, `H`, `D`, `C`), case-insensitive: `TS`, `10s`, `ah`.
 //! Cards print with ten as `T` (`Display`) or as `10` ([`Card::token_with_ten`]).
 
+use crate::card_list::CardList;
 use std::fmt;
 use std::str::FromStr;
 
@@ -190,6 +191,17 @@ pub enum CardError {
         /// 1-based position of the token in its list.
         position: usize,
     },
+    /// A card given as numbers outside their encoding (a contest value
+    /// outside 1..6 or color outside 1..4, a card index above 51).
+    OutOfRange {
+        /// 1-based position of the card in its list.
+        position: usize,
+        /// What was given, e.g. `value 7 color 1`.
+        given: String,
+        /// What a card is in that encoding, e.g. `a contest card (value
+        /// 1..6, color 1..4)`.
+        range: &'static str,
+    },
     /// The same card twice in a list.
     Duplicate {
         /// The repeated card.
@@ -218,6 +230,11 @@ impl fmt::Display for CardError {
                 "card {position}: '{}' is not a card (rank 2-9, T or 10, J, Q, K, A followed by suit S, H, D or C)",
                 shown(token)
             ),
+            CardError::OutOfRange {
+                position,
+                given,
+                range,
+            } => write!(f, "card {position}: {given} is not {range}"),
             CardError::Duplicate { card } => write!(f, "card {card} appears more than once"),
             CardError::NotInDeck { card } => write!(f, "card {card} is not in this deck"),
             CardError::WrongCount { expected, found } => {
@@ -269,15 +286,17 @@ fn parse_token(token: &str, position: usize) -> Result<Card, CardError> {
 /// Parses whitespace-separated card tokens, rejecting bad tokens and
 /// duplicates. The result keeps the order of the text.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
-    let mut cards: Vec<Card> = Vec::new();
-    for (i, token) in text.split_whitespace().enumerate() {
-        let card = parse_token(token, i + 1)?;
-        if cards.contains(&card) {
-            return Err(CardError::Duplicate { card });
-        }
-        cards.push(card);
-    }
-    Ok(cards)
+    parse_card_list(text, CardList::ANY)
+}
+
+/// Parses whitespace-separated card tokens into a list that `list` accepts
+/// (its deck, each card once, its length), keeping the order of the text.
+pub fn parse_card_list(text: &str, list: CardList) -> Result<Vec<Card>, CardError> {
+    list.validate(
+        text.split_whitespace()
+            .enumerate()
+            .map(|(i, token)| parse_token(token, i + 1)),
+    )
 }
 
 /// The 52 cards of a standard deck, ordered by rank (deuce first) then suit

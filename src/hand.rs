@@ -6,7 +6,8 @@
 //! contest ("Poker American", seed 001) gives them points in its own order,
 //! where a flush (7) outranks four of a kind (6): see [`Category::contest_points`].
 
-use crate::cards::{Card, CardError, parse_cards};
+use crate::card_list::CardList;
+use crate::cards::{Card, CardError, parse_card_list};
 use std::fmt;
 
 /// The category of a five-card hand, weakest first in standard poker order.
@@ -123,11 +124,8 @@ pub fn categorize(cards: &[Card; 5]) -> Category {
 /// whitespace-separated tokens (`AS KS QS JS TS`, `10h`, any case). Bad
 /// tokens, duplicates and any other number of cards are errors.
 pub fn parse_hand(text: &str) -> Result<[Card; 5], CardError> {
-    let cards = parse_cards(text)?;
-    let found = cards.len();
-    cards
-        .try_into()
-        .map_err(|_| CardError::WrongCount { expected: 5, found })
+    let cards = parse_card_list(text, CardList::HAND)?;
+    Ok(cards.try_into().expect("CardList::HAND holds five cards"))
 }
 
 /// Five distinct ranks in a row, bit `v` set for rank value `v`; the ace

@@ -4,13 +4,15 @@
 //!   rules and scoring; its C face is POKER.H's `p_startgame`, `p_look`,
 //!   `p_place` (see [`ffi`]).
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks them.
-//! - [`cards`], [`hand`]: cards, tokens and five-card hand categories.
+//! - [`cards`], [`hand`]: cards, tokens and five-card hand categories;
+//!   [`card_list`]: the one validator of card lists.
 //! - [`freecell`]: Microsoft FreeCell deals by number.
 //! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
 //! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
 #![deny(missing_docs)]
 
 pub mod camicia;
+pub mod card_list;
 pub mod cards;
 pub mod contest;
 pub mod evaluator;

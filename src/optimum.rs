@@ -16,8 +16,9 @@
 //! complementary ways. That is about 2 x 20,736 table look-ups per deck
 //! (tens of microseconds), and exact.
 
+use crate::card_list::CardList;
 use crate::cards::{Card, CardError, Rank};
-use crate::contest::{Board, COLUMN_HEIGHT, COLUMNS, ContestDeck, DECK_SIZE, PLACEMENTS};
+use crate::contest::{Board, COLUMN_HEIGHT, COLUMNS, ContestDeck, PLACEMENTS};
 use std::sync::OnceLock;
 
 /// Blocks of four cards among the placed ones.
@@ -57,35 +58,27 @@ pub fn deck_optimum(deck: &ContestDeck) -> Optimum {
     let dealt: [Card; PLACEMENTS] = deck.cards()[..PLACEMENTS]
         .try_into()
         .expect("a contest deck holds more than 20 cards");
-    optimum_of_dealt(&dealt).expect("a contest deck holds distinct contest cards")
+    optimum_of_dealt(&dealt)
 }
 
 /// The hindsight optimum of 20 or 24 cards in dealing order (with 24, the
 /// last 4 are never dealt and do not count). Every card must be one of the
 /// contest deck's 24 (9..A) and appear once.
 pub fn optimum(cards: &[Card]) -> Result<Optimum, CardError> {
-    if cards.len() != PLACEMENTS && cards.len() != DECK_SIZE {
-        return Err(CardError::WrongCount {
-            expected: if cards.len() < PLACEMENTS {
-                PLACEMENTS
-            } else {
-                DECK_SIZE
-            },
-            found: cards.len(),
-        });
-    }
-    for (i, &card) in cards.iter().enumerate() {
-        if card.rank < Rank::NINE {
-            return Err(CardError::NotInDeck { card });
-        }
-        if cards[..i].contains(&card) {
-            return Err(CardError::Duplicate { card });
-        }
-    }
+    optimum_of_entries(cards.iter().copied().map(Ok))
+}
+
+/// [`optimum`] of decoded entries (see [`CardList::validate`]): the list is
+/// checked by [`CardList::CONTEST_DEAL`], once.
+pub fn optimum_of_entries<I>(entries: I) -> Result<Optimum, CardError>
+where
+    I: IntoIterator<Item = Result<Card, CardError>>,
+{
+    let cards = CardList::CONTEST_DEAL.validate(entries)?;
     let dealt: [Card; PLACEMENTS] = cards[..PLACEMENTS]
         .try_into()
-        .expect("length checked above");
-    optimum_of_dealt(&dealt)
+        .expect("CardList::CONTEST_DEAL holds 20 or 24 cards");
+    Ok(optimum_of_dealt(&dealt))
 }
 
 /// Contest points of five cards given as codes `rank * 4 + suit` (rank
@@ -116,13 +109,9 @@ fn points(codes: [u8; 5]) -> u8 {
     }
 }
 
-fn code(card: Card) -> Result<u8, CardError> {
-    let rank = card
-        .rank
-        .value()
-        .checked_sub(9)
-        .ok_or(CardError::NotInDeck { card })?;
-    Ok(rank * 4 + card.suit.index() as u8)
+/// The code `rank * 4 + suit` of a contest card (9..A, as validated).
+fn code(card: Card) -> u8 {
+    (card.rank.value() - Rank::NINE.value()) * 4 + card.suit.index() as u8
 }
 
 /// Index 0..6 of the unordered pair {a, b} of distinct positions 0..4 in a
@@ -177,11 +166,10 @@ fn best_pairs(table: &[[u8; 256]; COLUMNS], first: usize) -> ([u8; WAYS], [(u8, 
     (best, argbest)
 }
 
-fn optimum_of_dealt(dealt: &[Card; PLACEMENTS]) -> Result<Optimum, CardError> {
-    let mut codes = [0u8; PLACEMENTS];
-    for (c, &card) in codes.iter_mut().zip(dealt) {
-        *c = code(card)?;
-    }
+/// The optimum of 20 distinct contest cards (checked by the callers: a
+/// [`ContestDeck`] by construction, [`optimum`] by [`CardList`]).
+fn optimum_of_dealt(dealt: &[Card; PLACEMENTS]) -> Optimum {
+    let codes = dealt.map(code);
     // table[j][t]: points of the hand of block 0's card j with choice t.
     let mut table = [[0u8; 256]; COLUMNS];
     for (j, row) in table.iter_mut().enumerate() {
@@ -212,11 +200,11 @@ fn optimum_of_dealt(dealt: &[Card; PLACEMENTS]) -> Result<Optimum, CardError> {
             columns[4 * k + usize::from((t >> (2 * (k - 1))) & 3)] = column;
         }
     }
-    Ok(Optimum {
+    Optimum {
         total,
         columns,
         cards: *dealt,
-    })
+    }
 }
 
 /// The contest card with `code = rank * 4 + suit` (internal order), for tests.

@@ -5,6 +5,7 @@
 
 mod common;
 use poker::ffi::camicia::*;
+use poker::ffi::error::{POKER_ERR_CARD, POKER_ERR_NULL, POKER_ERR_TOKEN};
 use std::ffi::CString;
 use std::process::Command;
 
@@ -34,7 +35,7 @@ fn c_entry_reports_status_cards_and_tricks_of_the_seeds_examples() {
 #[test]
 fn c_entry_names_the_bad_tokens_player_and_position() {
     let (code, _, err) = simulate_ex("2 A x9", "3");
-    assert_eq!(code, CAMICIA_ERR_TOKEN);
+    assert_eq!(code, POKER_ERR_TOKEN);
     assert_eq!((err.player, err.token, err.offset), (0, 2, 4));
 }
 
@@ -50,15 +51,15 @@ fn c_entries_reject_null_pointers_without_writing() {
     unsafe {
         assert_eq!(
             camicia_simulate(std::ptr::null(), two.as_ptr(), &mut out),
-            CAMICIA_ERR_NULL
+            POKER_ERR_NULL
         );
         assert_eq!(
             camicia_simulate(two.as_ptr(), two.as_ptr(), std::ptr::null_mut()),
-            CAMICIA_ERR_NULL
+            POKER_ERR_NULL
         );
         assert_eq!(
             camicia_simulate_penalties(std::ptr::null(), 2, [0u8].as_ptr(), 1, &mut out),
-            CAMICIA_ERR_NULL
+            POKER_ERR_NULL
         );
     }
     assert_eq!((out.status, out.cards, out.tricks), (7, 7, 7));
@@ -70,7 +71,7 @@ fn penalty_entry_rejects_values_above_four() {
     // SAFETY: both arrays hold their lengths; `out` is writable.
     let code =
         unsafe { camicia_simulate_penalties([0u8, 9].as_ptr(), 2, [0u8].as_ptr(), 1, &mut out) };
-    assert_eq!(code, CAMICIA_ERR_PENALTY);
+    assert_eq!(code, POKER_ERR_CARD);
 }
 
 #[test]

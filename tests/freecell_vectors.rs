@@ -2,10 +2,10 @@
 //! tests/data/freecell/deals.tsv) and the seed's own examples (deals 1 and
 //! 617, as printed in seed 000), through the Rust API and the C functions.
 
+use poker::ffi::error::{POKER_ERR_ARGUMENT, POKER_ERR_DEAL_NUMBER, POKER_ERR_NULL};
 use poker::ffi::freecell::{
-    FREECELL_ERR_ARGUMENT, FREECELL_ERR_NULL, FREECELL_ERR_RANGE, FREECELL_LAYOUT_COLUMNS,
-    FREECELL_LAYOUT_ORDER, FREECELL_LAYOUT_ROWS, FREECELL_OK, FREECELL_TEN_AS_10,
-    FREECELL_TEXT_MAX, freecell_deal, freecell_format,
+    FREECELL_LAYOUT_COLUMNS, FREECELL_LAYOUT_ORDER, FREECELL_LAYOUT_ROWS, FREECELL_OK,
+    FREECELL_TEN_AS_10, FREECELL_TEXT_MAX, freecell_deal, freecell_format,
 };
 use poker::freecell::{Deal, DealNumber, DealRange, Layout, Tens};
 use std::os::raw::c_char;
@@ -112,12 +112,12 @@ fn every_rejected_vector_is_an_error() {
         let mut cards = [0xAAu8; 52];
         assert_eq!(
             unsafe { freecell_deal(row.deal, cards.as_mut_ptr()) },
-            FREECELL_ERR_RANGE
+            POKER_ERR_DEAL_NUMBER
         );
         assert_eq!(cards, [0xAA; 52], "nothing written for deal {}", row.deal);
         assert_eq!(
             c_format(row.deal, FREECELL_LAYOUT_COLUMNS).0,
-            FREECELL_ERR_RANGE
+            POKER_ERR_DEAL_NUMBER
         );
     }
 }
@@ -128,7 +128,7 @@ fn other_numbers_without_a_deal_are_errors() {
         assert!(DealNumber::new(n).is_err(), "{n}");
         assert_eq!(
             unsafe { freecell_deal(n, [0u8; 52].as_mut_ptr()) },
-            FREECELL_ERR_RANGE
+            POKER_ERR_DEAL_NUMBER
         );
     }
     let message = DealNumber::new(0).unwrap_err().to_string();
@@ -182,20 +182,20 @@ fn tens_can_be_written_10() {
 fn c_functions_reject_null_and_bad_arguments() {
     assert_eq!(
         unsafe { freecell_deal(1, std::ptr::null_mut()) },
-        FREECELL_ERR_NULL
+        POKER_ERR_NULL
     );
     let mut buf = [0 as c_char; 8];
     assert_eq!(
         unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, std::ptr::null_mut(), 8) },
-        FREECELL_ERR_NULL
+        POKER_ERR_NULL
     );
     assert_eq!(
         unsafe { freecell_format(1, 3, buf.as_mut_ptr(), 8) },
-        FREECELL_ERR_ARGUMENT
+        POKER_ERR_ARGUMENT
     );
     assert_eq!(
         unsafe { freecell_format(1, FREECELL_LAYOUT_COLUMNS, buf.as_mut_ptr(), -1) },
-        FREECELL_ERR_ARGUMENT
+        POKER_ERR_ARGUMENT
     );
 }
 

@@ -114,7 +114,7 @@ fn bad_decks_and_hands_leave_a_message_naming_the_problem() {
     let colors = [1, 1, 1, 1, 1];
     // SAFETY: 5 readable ints each.
     let rc = unsafe { poker_hand_score(values.as_ptr(), colors.as_ptr()) };
-    assert_eq!(rc, POKER_ERR_ARGUMENT);
+    assert_eq!(rc, POKER_ERR_CARD);
     assert!(last_error().contains("card 5"), "{}", last_error());
 }
 
@@ -145,9 +145,15 @@ fn error_codes_are_distinct_and_negative() {
         POKER_ERR_GAME_OVER,
         POKER_ERR_IN_PROGRESS,
         POKER_ERR_INTERNAL,
+        POKER_ERR_CARD,
+        POKER_ERR_DUPLICATE,
+        POKER_ERR_NOT_IN_DECK,
+        POKER_ERR_COUNT,
+        POKER_ERR_TOKEN,
+        POKER_ERR_DEAL_NUMBER,
     ];
     assert!(codes.iter().all(|&c| c < 0));
     codes.sort();
     codes.dedup();
-    assert_eq!(codes.len(), 12);
+    assert_eq!(codes.len(), 18);
 }

@@ -3,10 +3,10 @@
 //! function and the `poker hand` command.
 
 use poker::cards::{Card, standard_deck};
+use poker::ffi::error::{POKER_ERR_CARD, POKER_ERR_DUPLICATE, POKER_ERR_NULL};
 use poker::ffi::hand::{
-    POKER_HAND_ERR_CARD, POKER_HAND_ERR_DUPLICATE, POKER_HAND_ERR_NULL, POKER_HAND_FLUSH,
-    POKER_HAND_FULL_HOUSE, POKER_HAND_HIGH_CARD, POKER_HAND_STRAIGHT, POKER_HAND_STRAIGHT_FLUSH,
-    poker_hand_category,
+    POKER_HAND_FLUSH, POKER_HAND_FULL_HOUSE, POKER_HAND_HIGH_CARD, POKER_HAND_STRAIGHT,
+    POKER_HAND_STRAIGHT_FLUSH, poker_hand_category,
 };
 use poker::hand::{Category, categorize, parse_hand};
 use std::process::Command;
@@ -96,11 +96,11 @@ fn the_c_function_names_categories_and_rejects_bad_hands() {
     assert_eq!(call(indices("AS KD 9C 5H 3S")), POKER_HAND_HIGH_CARD);
     // Raw Microsoft indices: 0 = AC, 4 = 2C, 8 = 3C, 12 = 4C, 16 = 5C.
     assert_eq!(call([0, 4, 8, 12, 16]), POKER_HAND_STRAIGHT_FLUSH);
-    assert_eq!(call([0, 4, 8, 12, 52]), POKER_HAND_ERR_CARD);
-    assert_eq!(call([0, 4, 8, 12, 4]), POKER_HAND_ERR_DUPLICATE);
+    assert_eq!(call([0, 4, 8, 12, 52]), POKER_ERR_CARD);
+    assert_eq!(call([0, 4, 8, 12, 4]), POKER_ERR_DUPLICATE);
     assert_eq!(
         unsafe { poker_hand_category(std::ptr::null()) },
-        POKER_HAND_ERR_NULL
+        POKER_ERR_NULL
     );
 }
 

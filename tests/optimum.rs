@@ -3,7 +3,7 @@
 
 use poker::cards::{Card, CardError, parse_cards};
 use poker::contest::ContestDeck;
-use poker::ffi::codes::{POKER_ERR_ARGUMENT, POKER_ERR_CARD, POKER_ERR_DUPLICATE, POKER_ERR_NULL};
+use poker::ffi::error::{POKER_ERR_CARD, POKER_ERR_COUNT, POKER_ERR_DUPLICATE, POKER_ERR_NULL};
 use poker::ffi::optimum::poker_optimum;
 use poker::hand::categorize;
 use poker::optimum::{deck_optimum, optimum};
@@ -222,10 +222,7 @@ fn c_function_reports_each_error_code() {
         unsafe { poker_optimum(std::ptr::null(), colors.as_ptr(), 24, columns.as_mut_ptr()) };
     assert_eq!(null, POKER_ERR_NULL);
     for count in [-1, 0, 19, 21, 23, 25] {
-        assert_eq!(
-            call(&values, &colors, count, &mut columns),
-            POKER_ERR_ARGUMENT
-        );
+        assert_eq!(call(&values, &colors, count, &mut columns), POKER_ERR_COUNT);
     }
     values[22] = 7;
     assert_eq!(call(&values, &colors, 24, &mut columns), POKER_ERR_CARD);

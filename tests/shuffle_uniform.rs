@@ -2,7 +2,8 @@
 //! with a fixed seed), and `poker shuffle`'s output.
 
 use poker::cards::{Card, standard_deck};
-use poker::ffi::hand::{POKER_HAND_ERR_NULL, poker_shuffle};
+use poker::ffi::error::POKER_ERR_NULL;
+use poker::ffi::hand::poker_shuffle;
 use poker::shuffle::{ShuffledDeck, shuffle_seeded};
 use std::process::Command;
 
@@ -94,7 +95,7 @@ fn the_c_function_writes_the_same_deck() {
     assert_eq!(cards.to_vec(), expected);
     assert_eq!(
         unsafe { poker_shuffle(7, std::ptr::null_mut()) },
-        POKER_HAND_ERR_NULL
+        POKER_ERR_NULL
     );
 }
 

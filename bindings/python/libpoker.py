@@ -39,7 +39,9 @@ __all__ = [
     "camicia_simulate",
 ]
 
-# Codes from poker.h (tests check they match the header).
+# Codes from poker.h, one table for the whole library (tests/binding_codes.rs
+# checks both ways that they match the header): POKER_OK is OK here,
+# POKER_ERR_NULL is ERR_NULL, and so on.
 OK = 0
 FINISHED = 1
 ERR_NULL = -1
@@ -56,12 +58,12 @@ ERR_IN_PROGRESS = -11
 ERR_INTERNAL = -12
 ERR_CARD = -13
 ERR_DUPLICATE = -14
+ERR_NOT_IN_DECK = -15
+ERR_COUNT = -16
+ERR_TOKEN = -17
+ERR_DEAL_NUMBER = -18
 
 FREECELL_OK = 0
-FREECELL_ERR_NULL = -1
-FREECELL_ERR_RANGE = -2
-FREECELL_ERR_ARGUMENT = -3
-FREECELL_ERR_INTERNAL = -99
 FREECELL_MIN_DEAL = 1
 FREECELL_MAX_DEAL = 8589934591
 FREECELL_LAYOUT_COLUMNS = 0
@@ -71,17 +73,22 @@ FREECELL_TEN_AS_10 = 8
 FREECELL_TEXT_MAX = 256
 
 CAMICIA_OK = 0
-CAMICIA_ERR_NULL = -1
-CAMICIA_ERR_TOKEN = -2
-CAMICIA_ERR_PENALTY = -3
-CAMICIA_ERR_INTERNAL = -4
 CAMICIA_FINISHED = 0
 CAMICIA_LOOP = 1
 
-POKER_HAND_ERR_NULL = -1
-POKER_HAND_ERR_CARD = -2
-POKER_HAND_ERR_DUPLICATE = -3
-POKER_HAND_ERR_INTERNAL = -99
+# Old names (0.1), kept as aliases for this release.
+POKER_HAND_ERR_NULL = ERR_NULL
+POKER_HAND_ERR_CARD = ERR_CARD
+POKER_HAND_ERR_DUPLICATE = ERR_DUPLICATE
+POKER_HAND_ERR_INTERNAL = ERR_INTERNAL
+FREECELL_ERR_NULL = ERR_NULL
+FREECELL_ERR_RANGE = ERR_DEAL_NUMBER
+FREECELL_ERR_ARGUMENT = ERR_ARGUMENT
+FREECELL_ERR_INTERNAL = ERR_INTERNAL
+CAMICIA_ERR_NULL = ERR_NULL
+CAMICIA_ERR_TOKEN = ERR_TOKEN
+CAMICIA_ERR_PENALTY = ERR_CARD
+CAMICIA_ERR_INTERNAL = ERR_INTERNAL
 
 
 class PokerError(Exception):
@@ -164,6 +171,7 @@ def _declare(lib):
     fn("poker_game_free", None, game_p)
     fn("poker_game_error", ctypes.c_int, game_p, ctypes.c_char_p, ctypes.c_int)
     fn("poker_last_error", ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
+    fn("poker_last_error_code", ctypes.c_int)
     fn("poker_hand_score", ctypes.c_int, _c_int_p, _c_int_p)
     fn("poker_optimum", ctypes.c_int, _c_int_p, _c_int_p, ctypes.c_int, _c_int_p)
     fn("poker_version", ctypes.c_char_p)
@@ -211,14 +219,14 @@ def _check(code):
 def _card_arrays(cards, count, what):
     cards = list(cards)
     if len(cards) != count:
-        raise PokerError(ERR_ARGUMENT, "%s: expected %d cards, found %d" % (what, count, len(cards)))
+        raise PokerError(ERR_COUNT, "%s: expected %d cards, found %d" % (what, count, len(cards)))
     values = (ctypes.c_int * count)()
     colors = (ctypes.c_int * count)()
     for i, card in enumerate(cards):
         try:
             values[i], colors[i] = (int(x) for x in card)
         except (TypeError, ValueError):
-            raise PokerError(ERR_ARGUMENT, "%s: card %d is not a (value, color) pair: %r"
+            raise PokerError(ERR_CARD, "%s: card %d is not a (value, color) pair: %r"
                              % (what, i + 1, card)) from None
     return values, colors
 
@@ -241,7 +249,7 @@ def optimum(cards):
     cards = list(cards)
     count = len(cards)
     if count not in (20, 24):
-        raise PokerError(ERR_ARGUMENT, "optimum: expected 20 or 24 cards, found %d" % count)
+        raise PokerError(ERR_COUNT, "optimum: expected 20 or 24 cards, found %d" % count)
     values, colors = _card_arrays(cards, count, "optimum")
     columns = (ctypes.c_int * 20)()
     total = _check(_load().poker_optimum(values, colors, count, columns))
@@ -276,7 +284,7 @@ class Game:
             values, colors = _card_arrays(deck, 24, "bad deck")
             handle = lib.poker_game_new_deck(values, colors)
         if not handle:
-            raise PokerError(ERR_ARGUMENT, _last_error())
+            raise PokerError(lib.poker_last_error_code(), _last_error())
         self._handle = handle
 
     def _live(self):
@@ -362,12 +370,12 @@ def p_place(column):
 def card_token(index):
     """The token of a card index: 0 -> 'AC', 51 -> 'KS', ten as 'T'."""
     if not 0 <= index < 52:
-        raise PokerError(FREECELL_ERR_ARGUMENT, "card index %d is outside 0..51" % index)
+        raise PokerError(ERR_CARD, "card index %d is outside 0..51" % index)
     return "A23456789TJQK"[index // 4] + "CDHS"[index % 4]
 
 
 def _deal_range(deal_number):
-    return PokerError(FREECELL_ERR_RANGE, "deal number %d is outside %d..%d"
+    return PokerError(ERR_DEAL_NUMBER, "deal number %d is outside %d..%d"
                       % (deal_number, FREECELL_MIN_DEAL, FREECELL_MAX_DEAL))
 
 
@@ -378,11 +386,7 @@ def freecell_deal(deal_number):
     if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
         raise _deal_range(deal_number)
     cards = (ctypes.c_ubyte * 52)()
-    code = _load().freecell_deal(deal_number, cards)
-    if code == FREECELL_ERR_RANGE:
-        raise _deal_range(deal_number)
-    if code != FREECELL_OK:
-        raise PokerError(code, "freecell_deal failed with code %d" % code)
+    _check(_load().freecell_deal(deal_number, cards))
     return list(cards)
 
 
@@ -396,15 +400,13 @@ def freecell_format(deal_number, layout="columns", ten_as_10=False):
     ``ten_as_10``. Every line ends with a newline."""
     deal_number = int(deal_number)
     if layout not in _LAYOUTS:
-        raise PokerError(FREECELL_ERR_ARGUMENT, "layout %r is not one of %s"
+        raise PokerError(ERR_ARGUMENT, "layout %r is not one of %s"
                          % (layout, ", ".join(sorted(_LAYOUTS))))
     if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
         raise _deal_range(deal_number)
     flags = _LAYOUTS[layout] | (FREECELL_TEN_AS_10 if ten_as_10 else 0)
     buf = ctypes.create_string_buffer(FREECELL_TEXT_MAX)
-    code = _load().freecell_format(deal_number, flags, buf, len(buf))
-    if code < 0:
-        raise PokerError(code, "freecell_format failed with code %d" % code)
+    _check(_load().freecell_format(deal_number, flags, buf, len(buf)))
     return buf.value.decode()
 
 
@@ -413,16 +415,10 @@ def hand_category(cards):
     ..., "straight flush"); bad or repeated cards raise PokerError."""
     cards = [int(c) for c in cards]
     if len(cards) != 5:
-        raise PokerError(POKER_HAND_ERR_CARD, "expected 5 cards, found %d" % len(cards))
+        raise PokerError(ERR_COUNT, "expected 5 cards, found %d" % len(cards))
     if any(not 0 <= c <= 255 for c in cards):
-        raise PokerError(POKER_HAND_ERR_CARD, "card indices must be 0..51: %r" % (cards,))
-    code = _load().poker_hand_category((ctypes.c_ubyte * 5)(*cards))
-    if code == POKER_HAND_ERR_CARD:
-        raise PokerError(code, "card indices must be 0..51: %r" % (cards,))
-    if code == POKER_HAND_ERR_DUPLICATE:
-        raise PokerError(code, "a card appears more than once: %r" % (cards,))
-    if code < 0:
-        raise PokerError(code, "poker_hand_category failed with code %d" % code)
+        raise PokerError(ERR_CARD, "card indices must be 0..51: %r" % (cards,))
+    code = _check(_load().poker_hand_category((ctypes.c_ubyte * 5)(*cards)))
     return _load().poker_hand_name(code).decode()
 
 
@@ -433,9 +429,7 @@ def shuffle(seed):
     if not 0 <= seed < 2 ** 64:
         raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % seed)
     cards = (ctypes.c_ubyte * 52)()
-    code = _load().poker_shuffle(seed, cards)
-    if code != 0:
-        raise PokerError(code, "poker_shuffle failed with code %d" % code)
+    _check(_load().poker_shuffle(seed, cards))
     return list(cards)
 
 
@@ -449,12 +443,11 @@ def camicia_simulate(player_a, player_b):
     out, err = _CamiciaResult(), _CamiciaError()
     code = _load().camicia_simulate_ex(decks[0].encode(), decks[1].encode(),
                                        ctypes.byref(out), ctypes.byref(err))
-    if code == CAMICIA_ERR_TOKEN:
+    if code == ERR_TOKEN:
         tokens = decks[err.player].split() if err.player in (0, 1) else []
         bad = tokens[err.token] if err.token < len(tokens) else "?"
         raise PokerError(code, "player %s, token %d: %r is not a card (2..10, T, J, Q, K, A or -)"
                          % ("ab"[err.player] if err.player in (0, 1) else "?", err.token + 1, bad))
-    if code != CAMICIA_OK:
-        raise PokerError(code, "camicia_simulate failed with code %d" % code)
+    _check(code)
     status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
     return {"status": status, "cards": out.cards, "tricks": out.tricks}

@@ -1,7 +1,8 @@
 //! The contest's 24-card deck: parsing and uniform seeded shuffling.
 
 use super::DECK_SIZE;
-use crate::cards::{Card, CardError, Rank, Suit, parse_cards};
+use crate::card_list::CardList;
+use crate::cards::{Card, CardError, Rank, Suit, parse_card_list};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -34,20 +35,26 @@ impl ContestDeck {
     /// Parses 24 whitespace-separated tokens (`TS`, `10s`, `9h`, ...): every
     /// card of the contest deck exactly once.
     pub fn parse(text: &str) -> Result<ContestDeck, CardError> {
-        ContestDeck::from_cards(&parse_cards(text)?)
+        ContestDeck::from_list(parse_card_list(text, CardList::CONTEST_DECK)?)
+    }
+
+    /// A deck from 24 decoded entries in dealing order (see
+    /// [`CardList::validate`]): every card of the contest deck exactly once.
+    pub fn from_entries<I>(entries: I) -> Result<ContestDeck, CardError>
+    where
+        I: IntoIterator<Item = Result<Card, CardError>>,
+    {
+        ContestDeck::from_list(CardList::CONTEST_DECK.validate(entries)?)
     }
 
     /// A deck from 24 cards in dealing order: every card of the contest deck
     /// exactly once.
     pub fn from_cards(cards: &[Card]) -> Result<ContestDeck, CardError> {
-        for (i, card) in cards.iter().enumerate() {
-            if cards[..i].contains(card) {
-                return Err(CardError::Duplicate { card: *card });
-            }
-        }
-        if let Some(&card) = cards.iter().find(|c| c.rank < Rank::NINE) {
-            return Err(CardError::NotInDeck { card });
-        }
+        ContestDeck::from_list(CardList::CONTEST_DECK.validate_cards(cards)?)
+    }
+
+    /// The deck of a list that [`CardList::CONTEST_DECK`] accepted.
+    fn from_list(cards: Vec<Card>) -> Result<ContestDeck, CardError> {
         let found = cards.len();
         <[Card; DECK_SIZE]>::try_from(cards)
             .map(ContestDeck)

@@ -1,7 +1,7 @@
 //! The contest's integer encoding of cards (POKER.H): value 1..6 = 9, 10, J,
 //! Q, K, A; color 1..4 = spades, hearts, diamonds, clubs.
 
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardError, Rank, Suit};
 
 const COLORS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
 
@@ -26,6 +26,16 @@ pub fn card_from_code(value: i32, color: i32) -> Option<Card> {
     Some(Card::new(rank, COLORS[(color - 1) as usize]))
 }
 
+/// The card with contest `value` and `color`, as entry `position` (1-based)
+/// of a list: [`CardError::OutOfRange`] when either is out of range.
+pub fn decode_card(value: i32, color: i32, position: usize) -> Result<Card, CardError> {
+    card_from_code(value, color).ok_or_else(|| CardError::OutOfRange {
+        position,
+        given: format!("value {value} color {color}"),
+        range: "a contest card (value 1..6, color 1..4)",
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +51,9 @@ mod tests {
         assert_eq!(card_from_code(5, 2), Some("KH".parse().unwrap()));
         assert_eq!(card_from_code(0, 1), None);
         assert_eq!(card_from_code(1, 5), None);
+        assert!(matches!(
+            decode_card(7, 1, 3),
+            Err(CardError::OutOfRange { position: 3, .. })
+        ));
     }
 }

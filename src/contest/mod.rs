@@ -11,7 +11,7 @@ mod game;
 
 pub use board::{Board, ColumnScore, Score};
 pub use deck::ContestDeck;
-pub use encoding::{card_code, card_from_code};
+pub use encoding::{card_code, card_from_code, decode_card};
 pub use game::{Call, Game, Progress, RuleError, Violation};
 
 /// Cards in the contest deck: 9, 10, J, Q, K, A in four suits.

@@ -7,16 +7,14 @@ use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
+/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+pub use super::error::{
+    CAMICIA_ERR_INTERNAL, CAMICIA_ERR_NULL, CAMICIA_ERR_PENALTY, CAMICIA_ERR_TOKEN,
+};
+use super::error::{POKER_ERR_CARD, POKER_ERR_INTERNAL, fail, fail_camicia_token, fail_null};
+
 /// Success.
 pub const CAMICIA_OK: c_int = 0;
-/// A required pointer was NULL.
-pub const CAMICIA_ERR_NULL: c_int = -1;
-/// A player string holds a token that is not a card (see `CamiciaError`).
-pub const CAMICIA_ERR_TOKEN: c_int = -2;
-/// A penalty array holds a value above 4.
-pub const CAMICIA_ERR_PENALTY: c_int = -3;
-/// libpoker failed inside (a bug: please report it).
-pub const CAMICIA_ERR_INTERNAL: c_int = -4;
 /// `CamiciaResult.status`: one player holds every card.
 pub const CAMICIA_FINISHED: c_int = 0;
 /// `CamiciaResult.status`: a round started in the same state as an earlier
@@ -94,9 +92,10 @@ fn run(a: &[u8], b: &[u8]) -> camicia::Outcome {
 /// decks and player to lead) of an earlier round start, the deal being
 /// round 1's start.
 ///
-/// Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` if any pointer is NULL, or
-/// `CAMICIA_ERR_TOKEN` for a token that is not a card (use
-/// `camicia_simulate_ex` to learn where). `*out` is written only on success.
+/// Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
+/// `POKER_ERR_TOKEN` for a token that is not a card (`poker_last_error`
+/// names it; `camicia_simulate_ex` says where). `*out` is written only on
+/// success.
 ///
 /// # Safety
 /// Each non-NULL pointer must be valid: the strings NUL-terminated and
@@ -111,7 +110,7 @@ pub unsafe extern "C" fn camicia_simulate(
     unsafe { camicia_simulate_ex(player_a, player_b, out, std::ptr::null_mut()) }
 }
 
-/// `camicia_simulate`, and on `CAMICIA_ERR_TOKEN` says where the bad token
+/// `camicia_simulate`, and on `POKER_ERR_TOKEN` says where the bad token
 /// is: `err->player` (0 = A, 1 = B), `err->token` (0-based token number) and
 /// `err->offset` (byte offset in that string). `err` may be NULL; when it is
 /// not, it is always written (`player` = -1 when there is no token error).
@@ -127,7 +126,7 @@ pub unsafe extern "C" fn camicia_simulate_ex(
     out: *mut CamiciaResult,
     err: *mut CamiciaError,
 ) -> c_int {
-    super::guard(CAMICIA_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         let mut error = CamiciaError {
             player: -1,
             token: 0,
@@ -135,7 +134,7 @@ pub unsafe extern "C" fn camicia_simulate_ex(
         };
         let code = (|| {
             if player_a.is_null() || player_b.is_null() || out.is_null() {
-                return CAMICIA_ERR_NULL;
+                return fail_null("a player string or the result");
             }
             // SAFETY: both are non-null and, as documented, NUL-terminated.
             let (a, b) = unsafe { (CStr::from_ptr(player_a), CStr::from_ptr(player_b)) };
@@ -154,7 +153,7 @@ pub unsafe extern "C" fn camicia_simulate_ex(
                         token: e.token_index as u64,
                         offset: e.byte_offset as u64,
                     };
-                    CAMICIA_ERR_TOKEN
+                    fail_camicia_token(&e)
                 }
             }
         })();
@@ -174,8 +173,8 @@ pub unsafe extern "C" fn camicia_simulate_ex(
 /// nothing after the first call of a size on a thread, and takes well under
 /// a microsecond for a typical 52-card deal.
 ///
-/// Returns `CAMICIA_OK` (0), `CAMICIA_ERR_NULL` (`out` NULL, or a NULL
-/// array with a nonzero length) or `CAMICIA_ERR_PENALTY` (a value above 4).
+/// Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
+/// array with a nonzero length) or `POKER_ERR_CARD` (a value above 4).
 /// `*out` is written only on success.
 ///
 /// # Safety
@@ -189,9 +188,9 @@ pub unsafe extern "C" fn camicia_simulate_penalties(
     b_len: u64,
     out: *mut CamiciaResult,
 ) -> c_int {
-    super::guard(CAMICIA_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         if out.is_null() || (a.is_null() && a_len != 0) || (b.is_null() && b_len != 0) {
-            return CAMICIA_ERR_NULL;
+            return fail_null("the result or a penalty array with a nonzero length");
         }
         let slice = |p: *const u8, len: u64| -> &[u8] {
             if len == 0 {
@@ -203,8 +202,17 @@ pub unsafe extern "C" fn camicia_simulate_penalties(
             }
         };
         let (a, b) = (slice(a, a_len), slice(b, b_len));
-        if a.iter().chain(b).any(|&p| p > 4) {
-            return CAMICIA_ERR_PENALTY;
+        for (player, deck) in [("A", a), ("B", b)] {
+            if let Some(i) = deck.iter().position(|&p| p > 4) {
+                return fail(
+                    POKER_ERR_CARD,
+                    format!(
+                        "player {player}, card {}: penalty {} is not 0..4",
+                        i + 1,
+                        deck[i]
+                    ),
+                );
+            }
         }
         // SAFETY: non-null, and the caller's to write.
         unsafe { *out = run(a, b).into() };

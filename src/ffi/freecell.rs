@@ -1,19 +1,16 @@
 //! FreeCell deals by number for C: `freecell_deal` and `freecell_format`.
 
+use super::error::{POKER_ERR_ARGUMENT, POKER_ERR_INTERNAL, copy_message, fail, fail_null};
 use crate::freecell::{self, Deal, DealNumber, Layout, Tens};
 use std::os::raw::{c_char, c_int, c_uchar};
 
+/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+pub use super::error::{
+    FREECELL_ERR_ARGUMENT, FREECELL_ERR_INTERNAL, FREECELL_ERR_NULL, FREECELL_ERR_RANGE,
+};
+
 /// Success.
 pub const FREECELL_OK: c_int = 0;
-/// A required pointer argument was NULL.
-pub const FREECELL_ERR_NULL: c_int = -1;
-/// The deal number is outside 1..8589934591 (2^33 - 1): 0, negative and
-/// larger numbers have no deal.
-pub const FREECELL_ERR_RANGE: c_int = -2;
-/// An unknown `format` value, or a negative buffer length.
-pub const FREECELL_ERR_ARGUMENT: c_int = -3;
-/// libpoker failed (a bug: please report it).
-pub const FREECELL_ERR_INTERNAL: c_int = -99;
 
 /// The first deal number.
 pub const FREECELL_MIN_DEAL: i64 = 1;
@@ -39,8 +36,9 @@ const _: () = assert!(
         && FREECELL_MAX_DEAL as u64 == freecell::MAX_DEAL
 );
 
+/// The deal number `n`, or the code of its error (recorded).
 fn deal_number(n: i64) -> Result<DealNumber, c_int> {
-    DealNumber::new(n).map_err(|_| FREECELL_ERR_RANGE)
+    DealNumber::new(n).map_err(|error| super::error::fail_deal_number(&error))
 }
 
 /// Deals Microsoft FreeCell game `deal_number` (seed 000, the Rosetta Code
@@ -57,17 +55,17 @@ fn deal_number(n: i64) -> Result<DealNumber, c_int> {
 /// 9 = ten, 10 = jack, 11 = queen, 12 = king; suit 0 = clubs, 1 = diamonds,
 /// 2 = hearts, 3 = spades. So 0 = AC, 1 = AD, 4 = 2C, 51 = KS.
 ///
-/// Returns FREECELL_OK (0); FREECELL_ERR_NULL if `cards` is NULL;
-/// FREECELL_ERR_RANGE for a deal number outside 1..8589934591 (`cards` is
-/// then left untouched).
+/// Returns `FREECELL_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
+/// `POKER_ERR_DEAL_NUMBER` for a deal number outside 1..8589934591 (`cards`
+/// is then left untouched).
 ///
 /// # Safety
 /// `cards` is NULL or points to 52 writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) -> c_int {
-    super::guard(FREECELL_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         if cards.is_null() {
-            return FREECELL_ERR_NULL;
+            return fail_null("the card array");
         }
         let n = match self::deal_number(deal_number) {
             Ok(n) => n,
@@ -96,9 +94,9 @@ pub unsafe extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) ->
 /// `len` is 0 (to ask for the length). FREECELL_TEXT_MAX bytes always suffice.
 ///
 /// Returns the text's full length in bytes, without the NUL (the text was
-/// cut short if this is >= `len`); FREECELL_ERR_RANGE for a deal number
-/// outside 1..8589934591; FREECELL_ERR_NULL for a NULL `buf` with `len` > 0;
-/// FREECELL_ERR_ARGUMENT for an unknown `format` or a negative `len`.
+/// cut short if this is >= `len`); `POKER_ERR_DEAL_NUMBER` for a deal number
+/// outside 1..8589934591; `POKER_ERR_NULL` for a NULL `buf` with `len` > 0;
+/// `POKER_ERR_ARGUMENT` for an unknown `format` or a negative `len`.
 ///
 /// # Safety
 /// `buf` is NULL or points to `len` writable bytes.
@@ -109,7 +107,7 @@ pub unsafe extern "C" fn freecell_format(
     buf: *mut c_char,
     len: c_int,
 ) -> c_int {
-    super::guard(FREECELL_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         let n = match self::deal_number(deal_number) {
             Ok(n) => n,
             Err(code) => return code,
@@ -118,29 +116,19 @@ pub unsafe extern "C" fn freecell_format(
             FREECELL_LAYOUT_COLUMNS => Layout::Columns,
             FREECELL_LAYOUT_ROWS => Layout::Rows,
             FREECELL_LAYOUT_ORDER => Layout::Order,
-            _ => return FREECELL_ERR_ARGUMENT,
+            _ => {
+                return fail(
+                    POKER_ERR_ARGUMENT,
+                    format!("format {format} is not a FREECELL_LAYOUT_* value"),
+                );
+            }
         };
         let tens = if format & FREECELL_TEN_AS_10 != 0 {
             Tens::Ten
         } else {
             Tens::T
         };
-        let Ok(len) = usize::try_from(len) else {
-            return FREECELL_ERR_ARGUMENT;
-        };
-        if buf.is_null() && len > 0 {
-            return FREECELL_ERR_NULL;
-        }
         let text = Deal::new(n).format(layout, tens);
-        if len > 0 {
-            let count = text.len().min(len - 1);
-            // SAFETY: `buf` is non-null and the caller promises `len`
-            // writable bytes; we write `count` + 1 <= `len` of them.
-            unsafe {
-                std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), buf, count);
-                *buf.add(count) = 0;
-            }
-        }
-        c_int::try_from(text.len()).unwrap_or(FREECELL_ERR_INTERNAL)
+        copy_message(Some(&text), buf, len)
     })
 }

@@ -3,46 +3,21 @@
 //! [`Game`], the same rule checker the contest functions and the evaluator
 //! use; nothing here ends the process.
 
-use crate::cards::{Card, CardError};
-use crate::contest::{COLUMNS, ContestDeck, Game, Progress, RuleError, Violation};
-use crate::contest::{card_code, card_from_code};
+use super::error::{copy_message, fail, fail_cards, fail_internal, fail_null, violation_code};
+use crate::card_list::CardList;
+use crate::cards::Card;
+use crate::contest::card_code;
+use crate::contest::{COLUMNS, ContestDeck, Game, Progress, RuleError};
 use crate::hand::categorize;
-use std::cell::RefCell;
 use std::ffi::{CStr, c_char};
 use std::os::raw::c_int;
 
-pub use super::codes::*;
+pub use super::error::*;
 
 /// One game of the contest, created by `poker_game_new` or
 /// `poker_game_new_deck` and released by `poker_game_free`. Opaque to C.
 pub struct PokerGame {
     game: Game,
-}
-
-thread_local! {
-    static LAST_ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// The code of a broken rule.
-pub(crate) fn violation_code(violation: Violation) -> c_int {
-    match violation {
-        Violation::NotStarted => POKER_ERR_NOT_STARTED,
-        Violation::StartedTwice => POKER_ERR_STARTED_TWICE,
-        Violation::LookedTwice => POKER_ERR_LOOKED_TWICE,
-        Violation::PlaceWithoutLook => POKER_ERR_PLACE_WITHOUT_LOOK,
-        Violation::ColumnOutOfRange(_) => POKER_ERR_COLUMN_OUT_OF_RANGE,
-        Violation::Unbalanced { .. } => POKER_ERR_UNBALANCED,
-        Violation::NullPointer => POKER_ERR_LOOK_NULL,
-        Violation::GameOver => POKER_ERR_GAME_OVER,
-    }
-}
-
-/// Records `message` as this thread's last error and returns `code`.
-pub(crate) fn fail(code: c_int, message: String) -> c_int {
-    // After the thread's storage is gone (atexit handlers, thread-exit
-    // destructors) the message is dropped; the code is still returned.
-    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = Some(message));
-    code
 }
 
 impl PokerGame {
@@ -58,52 +33,9 @@ impl PokerGame {
     }
 }
 
-fn internal(what: &str) -> c_int {
-    fail(
-        POKER_ERR_INTERNAL,
-        format!("internal error in libpoker ({what})"),
-    )
-}
-
-fn null(what: &str) -> c_int {
-    fail(POKER_ERR_NULL, format!("{what} is NULL"))
-}
-
-fn bad_deck(error: CardError) -> *mut PokerGame {
-    fail(POKER_ERR_ARGUMENT, format!("bad deck: {error}"));
+fn bad_deck(error: crate::cards::CardError) -> *mut PokerGame {
+    fail_cards("bad deck", &error);
     std::ptr::null_mut()
-}
-
-/// Reads `n` contest-encoded cards; `what` names them in messages.
-///
-/// # Safety
-/// Both pointers are non-NULL and point to `n` readable ints.
-unsafe fn read_cards(
-    values: *const c_int,
-    colors: *const c_int,
-    n: usize,
-) -> Result<Vec<Card>, String> {
-    // SAFETY: the caller guarantees `n` readable ints behind each pointer.
-    let (values, colors) = unsafe {
-        (
-            std::slice::from_raw_parts(values, n),
-            std::slice::from_raw_parts(colors, n),
-        )
-    };
-    let mut cards = Vec::with_capacity(n);
-    for (i, (&v, &c)) in values.iter().zip(colors).enumerate() {
-        let card = card_from_code(v, c).ok_or_else(|| {
-            format!(
-                "card {}: value {v} color {c} is not a contest card (value 1..6, color 1..4)",
-                i + 1
-            )
-        })?;
-        if cards.contains(&card) {
-            return Err(format!("card {}: {card} appears more than once", i + 1));
-        }
-        cards.push(card);
-    }
-    Ok(cards)
 }
 
 /// Creates a game over the 24-card deck shuffled from `seed`: the same deck
@@ -126,7 +58,9 @@ pub extern "C" fn poker_game_new(seed: u64) -> *mut PokerGame {
 ///
 /// Returns a handle to free with `poker_game_free`, or NULL when a pointer is
 /// NULL (`POKER_ERR_NULL`) or the deck is not the 24 cards once each
-/// (`POKER_ERR_ARGUMENT`); `poker_last_error` then says why.
+/// (`POKER_ERR_CARD` for a value or color out of range,
+/// `POKER_ERR_DUPLICATE` for a card twice); `poker_last_error_code` and
+/// `poker_last_error` then say why.
 ///
 /// # Safety
 /// Each pointer is NULL or points to 24 readable ints.
@@ -137,17 +71,12 @@ pub unsafe extern "C" fn poker_game_new_deck(
 ) -> *mut PokerGame {
     super::guard(std::ptr::null_mut(), || {
         if values.is_null() || colors.is_null() {
-            null("a deck array");
+            fail_null("a deck array");
             return std::ptr::null_mut();
         }
         // SAFETY: non-NULL, and the caller promises 24 ints each.
-        match unsafe { read_cards(values, colors, crate::contest::DECK_SIZE) } {
-            Ok(cards) => ContestDeck::from_cards(&cards).map_or_else(bad_deck, PokerGame::new),
-            Err(message) => {
-                fail(POKER_ERR_ARGUMENT, format!("bad deck: {message}"));
-                std::ptr::null_mut()
-            }
-        }
+        let cards = unsafe { super::contest_entries(values, colors, crate::contest::DECK_SIZE) };
+        ContestDeck::from_entries(cards).map_or_else(bad_deck, PokerGame::new)
     })
 }
 
@@ -157,8 +86,11 @@ pub unsafe extern "C" fn poker_game_new_deck(
 /// contest card exactly once (the format of `POKER_DECK`).
 ///
 /// Returns a handle to free with `poker_game_free`, or NULL when `deck` is
-/// NULL (`POKER_ERR_NULL`) or not such a deck (`POKER_ERR_ARGUMENT`, also for
-/// text that is not UTF-8); `poker_last_error` then says why.
+/// NULL (`POKER_ERR_NULL`) or not such a deck: `POKER_ERR_TOKEN` (a token
+/// that is no card, or text that is not UTF-8), `POKER_ERR_NOT_IN_DECK` (a
+/// card such as `2S` outside the 24), `POKER_ERR_DUPLICATE` (a card twice),
+/// `POKER_ERR_COUNT` (not 24 tokens); `poker_last_error_code` and
+/// `poker_last_error` then say why.
 ///
 /// # Safety
 /// `deck` is NULL or a NUL-terminated string.
@@ -166,12 +98,12 @@ pub unsafe extern "C" fn poker_game_new_deck(
 pub unsafe extern "C" fn poker_game_new_text(deck: *const c_char) -> *mut PokerGame {
     super::guard(std::ptr::null_mut(), || {
         if deck.is_null() {
-            null("the deck text");
+            fail_null("the deck text");
             return std::ptr::null_mut();
         }
         // SAFETY: non-NULL and NUL-terminated, as the caller promises.
         let Ok(text) = unsafe { CStr::from_ptr(deck) }.to_str() else {
-            fail(POKER_ERR_ARGUMENT, "bad deck: not UTF-8 text".to_string());
+            fail(POKER_ERR_TOKEN, "bad deck: the text is not UTF-8");
             return std::ptr::null_mut();
         };
         ContestDeck::parse(text).map_or_else(bad_deck, PokerGame::new)
@@ -199,7 +131,7 @@ pub unsafe extern "C" fn poker_game_look(
     super::guard(POKER_ERR_INTERNAL, || {
         // SAFETY: NULL or a live handle, as the caller promises.
         let Some(game) = (unsafe { game.as_mut() }) else {
-            return null("the game handle");
+            return fail_null("the game handle");
         };
         if value.is_null() || color.is_null() {
             let error = game.game.look_with_null_pointer();
@@ -214,7 +146,7 @@ pub unsafe extern "C" fn poker_game_look(
                 }
                 POKER_OK
             }
-            Ok(None) => internal("a dealt card outside the contest deck"),
+            Ok(None) => fail_internal("a dealt card outside the contest deck"),
             Err(error) => game.rule(error),
         }
     })
@@ -237,7 +169,7 @@ pub unsafe extern "C" fn poker_game_place(game: *mut PokerGame, column: c_int) -
     super::guard(POKER_ERR_INTERNAL, || {
         // SAFETY: NULL or a live handle, as the caller promises.
         let Some(game) = (unsafe { game.as_mut() }) else {
-            return null("the game handle");
+            return fail_null("the game handle");
         };
         match game.game.place(column) {
             Ok(Progress::Continue) => POKER_OK,
@@ -269,7 +201,7 @@ pub unsafe extern "C" fn poker_game_score(
     super::guard(POKER_ERR_INTERNAL, || {
         // SAFETY: NULL or a live handle, as the caller promises.
         let Some(game) = (unsafe { game.as_ref() }) else {
-            return null("the game handle");
+            return fail_null("the game handle");
         };
         let Some(total) = game.game.final_total() else {
             return fail(
@@ -309,31 +241,6 @@ pub unsafe extern "C" fn poker_game_free(game: *mut PokerGame) {
     }
 }
 
-/// Copies a message into `buf` snprintf-style (truncated, NUL-terminated
-/// when `len` > 0); returns the message's full length, or an error code for
-/// a negative `len` or a NULL `buf` with `len` > 0.
-fn copy_message(message: Option<&str>, buf: *mut c_char, len: c_int) -> c_int {
-    let Ok(len) = usize::try_from(len) else {
-        return fail(
-            POKER_ERR_ARGUMENT,
-            format!("buffer length {len} is negative"),
-        );
-    };
-    if buf.is_null() && len > 0 {
-        return null("the buffer");
-    }
-    let bytes = message.unwrap_or("").as_bytes();
-    if len > 0 {
-        let n = bytes.len().min(len - 1);
-        // SAFETY: `len` writable bytes, as the caller promises; n < len.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr().cast::<c_char>(), buf, n);
-            *buf.add(n) = 0;
-        }
-    }
-    c_int::try_from(bytes.len()).unwrap_or(c_int::MAX)
-}
-
 /// Writes the message of the first rule the game broke (one line such as
 /// `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
 /// `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
@@ -359,30 +266,9 @@ pub unsafe extern "C" fn poker_game_error(
     super::guard(POKER_ERR_INTERNAL, || {
         // SAFETY: NULL or a live handle, as the caller promises.
         let Some(game) = (unsafe { game.as_ref() }) else {
-            return null("the game handle");
+            return fail_null("the game handle");
         };
         let message = game.game.violation().map(|e| e.to_string());
-        copy_message(message.as_deref(), buf, len)
-    })
-}
-
-/// Writes the message of the last error that a `poker_game_*` or
-/// `poker_hand_score` call returned in this thread (each thread has its
-/// own), into `buf` of `len` bytes like `poker_game_error`.
-///
-/// Returns the message's full length in bytes, 0 if no call of this thread
-/// failed yet (successful calls do not clear it), or `POKER_ERR_ARGUMENT` /
-/// `POKER_ERR_NULL` for a bad buffer as `poker_game_error`.
-///
-/// # Safety
-/// `buf` is NULL or points to `len` writable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int {
-    super::guard(POKER_ERR_INTERNAL, || {
-        let message = LAST_ERROR
-            .try_with(|last| last.borrow().clone())
-            .ok()
-            .flatten();
         copy_message(message.as_deref(), buf, len)
     })
 }
@@ -394,9 +280,9 @@ pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int
 /// 1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
 /// clubs).
 ///
-/// Returns 0..8, or `POKER_ERR_NULL` for a NULL array, or
-/// `POKER_ERR_ARGUMENT` for a card out of range or a card given twice
-/// (`poker_last_error` says which).
+/// Returns 0..8, or `POKER_ERR_NULL` for a NULL array, `POKER_ERR_CARD` for
+/// a value or color out of range, `POKER_ERR_DUPLICATE` for a card given
+/// twice (`poker_last_error` says which).
 ///
 /// # Safety
 /// Each pointer is NULL or points to 5 readable ints.
@@ -404,15 +290,16 @@ pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int
 pub unsafe extern "C" fn poker_hand_score(values: *const c_int, colors: *const c_int) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
         if values.is_null() || colors.is_null() {
-            return null("a card array");
+            return fail_null("a card array");
         }
         // SAFETY: non-NULL, and the caller promises 5 ints each.
-        match unsafe { read_cards(values, colors, 5) } {
+        let cards = unsafe { super::contest_entries(values, colors, 5) };
+        match CardList::CONTEST_HAND.validate(cards) {
             Ok(cards) => match <[Card; 5]>::try_from(cards) {
                 Ok(hand) => c_int::from(categorize(&hand).contest_points()),
-                Err(_) => internal("five cards read"),
+                Err(_) => fail_internal("five cards read"),
             },
-            Err(message) => fail(POKER_ERR_ARGUMENT, format!("bad hand: {message}")),
+            Err(error) => fail_cards("bad hand", &error),
         }
     })
 }

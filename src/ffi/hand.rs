@@ -1,10 +1,17 @@
 //! Five-card poker hands and the shuffled 52-card deck for C. Cards are
 //! Microsoft indices, as `freecell_deal` writes them.
 
-use crate::cards::Card;
+use super::error::{POKER_ERR_ARGUMENT, POKER_ERR_INTERNAL, POKER_OK, fail, fail_cards, fail_null};
+use crate::card_list::CardList;
+use crate::cards::{Card, CardError};
 use crate::hand::{Category, categorize};
 use crate::shuffle::ShuffledDeck;
 use std::os::raw::{c_char, c_int, c_uchar};
+
+/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+pub use super::error::{
+    POKER_HAND_ERR_CARD, POKER_HAND_ERR_DUPLICATE, POKER_HAND_ERR_INTERNAL, POKER_HAND_ERR_NULL,
+};
 
 /// `poker_hand_category` result: none of the categories below.
 pub const POKER_HAND_HIGH_CARD: c_int = 0;
@@ -24,14 +31,6 @@ pub const POKER_HAND_FULL_HOUSE: c_int = 6;
 pub const POKER_HAND_FOUR_OF_A_KIND: c_int = 7;
 /// `poker_hand_category` result: a straight of one suit.
 pub const POKER_HAND_STRAIGHT_FLUSH: c_int = 8;
-/// A required pointer argument was NULL.
-pub const POKER_HAND_ERR_NULL: c_int = -1;
-/// A card index above 51.
-pub const POKER_HAND_ERR_CARD: c_int = -2;
-/// The same card twice in one hand.
-pub const POKER_HAND_ERR_DUPLICATE: c_int = -3;
-/// libpoker failed (a bug: please report it).
-pub const POKER_HAND_ERR_INTERNAL: c_int = -99;
 
 const _: () = assert!(
     POKER_HAND_HIGH_CARD == Category::HighCard as c_int
@@ -69,43 +68,55 @@ const NAMES: [&std::ffi::CStr; 9] = [
 ///
 /// Returns POKER_HAND_HIGH_CARD (0) .. POKER_HAND_STRAIGHT_FLUSH (8), weakest
 /// to strongest in standard poker order (a straight includes the wheel
-/// A-2-3-4-5; aces do not wrap round otherwise); POKER_HAND_ERR_NULL if
-/// `cards` is NULL; POKER_HAND_ERR_CARD for an index above 51;
-/// POKER_HAND_ERR_DUPLICATE if a card repeats.
+/// A-2-3-4-5; aces do not wrap round otherwise); `POKER_ERR_NULL` if
+/// `cards` is NULL; `POKER_ERR_CARD` for an index above 51;
+/// `POKER_ERR_DUPLICATE` if a card repeats (`poker_last_error` says which).
 ///
 /// # Safety
 /// `cards` is NULL or points to 5 readable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn poker_hand_category(cards: *const c_uchar) -> c_int {
-    super::guard(POKER_HAND_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         if cards.is_null() {
-            return POKER_HAND_ERR_NULL;
+            return fail_null("the card array");
         }
         // SAFETY: non-null; the caller promises 5 readable bytes.
         let indices = unsafe { std::slice::from_raw_parts(cards, 5) };
-        let mut hand = [Card::from_index(0).expect("0 is a card"); 5];
-        for (i, &index) in indices.iter().enumerate() {
-            let Some(card) = Card::from_index(index) else {
-                return POKER_HAND_ERR_CARD;
-            };
-            if hand[..i].contains(&card) {
-                return POKER_HAND_ERR_DUPLICATE;
-            }
-            hand[i] = card;
+        let entries = indices.iter().enumerate().map(|(i, &index)| {
+            Card::from_index(index).ok_or_else(|| CardError::OutOfRange {
+                position: i + 1,
+                given: format!("index {index}"),
+                range: "a card index (0..51)",
+            })
+        });
+        match CardList::HAND.validate(entries) {
+            Ok(cards) => match <[Card; 5]>::try_from(cards) {
+                Ok(hand) => categorize(&hand) as c_int,
+                Err(_) => super::error::fail_internal("five cards read"),
+            },
+            Err(error) => fail_cards("bad hand", &error),
         }
-        categorize(&hand) as c_int
     })
 }
 
 /// The English name of a `poker_hand_category` result ("high card", "one
 /// pair", ... "straight flush") as a static NUL-terminated string that the
-/// caller must not free; NULL for any other value.
+/// caller must not free; NULL for any other value (`POKER_ERR_ARGUMENT` is
+/// then the thread's last error).
 #[unsafe(no_mangle)]
 pub extern "C" fn poker_hand_name(category: c_int) -> *const c_char {
-    usize::try_from(category)
-        .ok()
-        .and_then(|i| NAMES.get(i))
-        .map_or(std::ptr::null(), |name| name.as_ptr())
+    super::guard(std::ptr::null(), || {
+        match usize::try_from(category).ok().and_then(|i| NAMES.get(i)) {
+            Some(name) => name.as_ptr(),
+            None => {
+                fail(
+                    POKER_ERR_ARGUMENT,
+                    format!("{category} is not a poker_hand_category result (0..8)"),
+                );
+                std::ptr::null()
+            }
+        }
+    })
 }
 
 /// Shuffles a 52-card deck uniformly and reproducibly (Fisher-Yates driven
@@ -115,22 +126,22 @@ pub extern "C" fn poker_hand_name(category: c_int) -> *const c_char {
 /// `cards`: 52 writable bytes; on success `cards[k]` is the k-th card
 /// dealt, as a card index (see `poker_hand_category`).
 ///
-/// Returns 0, or POKER_HAND_ERR_NULL if `cards` is NULL.
+/// Returns `POKER_OK` (0), or `POKER_ERR_NULL` if `cards` is NULL.
 ///
 /// # Safety
 /// `cards` is NULL or points to 52 writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn poker_shuffle(seed: u64, cards: *mut c_uchar) -> c_int {
-    super::guard(POKER_HAND_ERR_INTERNAL, || {
+    super::guard(POKER_ERR_INTERNAL, || {
         if cards.is_null() {
-            return POKER_HAND_ERR_NULL;
+            return fail_null("the card array");
         }
         let deck = ShuffledDeck::new(seed);
         for (k, card) in deck.cards().iter().enumerate() {
             // SAFETY: non-null; the caller promises 52 writable bytes.
             unsafe { *cards.add(k) = card.index() };
         }
-        0
+        POKER_OK
     })
 }
 

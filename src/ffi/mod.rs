@@ -1,12 +1,13 @@
 //! Every `extern "C"` export of libpoker, thin: check pointers and ranges,
-//! convert, call the safe Rust API, map errors to codes. No panic crosses
-//! the boundary: each body runs under [`std::panic::catch_unwind`].
+//! convert, call the safe Rust API, map errors to codes ([`error`]: the one
+//! code table and the thread's last error). No panic crosses the boundary:
+//! each body runs under [`std::panic::catch_unwind`].
 //!
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod camicia;
-pub mod codes;
 pub mod contest;
+pub mod error;
 pub mod freecell;
 pub mod game;
 pub mod hand;
@@ -14,9 +15,42 @@ pub mod optimum;
 pub mod runtime;
 pub mod version;
 
+use crate::cards::{Card, CardError};
+use crate::contest::decode_card;
+use std::os::raw::c_int;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// Runs `body`, turning a panic into `fallback` so it never unwinds into C.
+/// Runs `body`, turning a panic into `fallback` (and the thread's last
+/// error into `POKER_ERR_INTERNAL`) so it never unwinds into C.
 pub(crate) fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| {
+        error::fail_internal("a panic");
+        fallback
+    })
+}
+
+/// The `n` cards of two C arrays in the contest encoding, as entries for a
+/// [`crate::card_list::CardList`] to validate (a value or color out of range
+/// is its entry's error).
+///
+/// # Safety
+/// Both pointers are non-NULL and point to `n` readable ints that outlive
+/// the iterator.
+pub(crate) unsafe fn contest_entries<'a>(
+    values: *const c_int,
+    colors: *const c_int,
+    n: usize,
+) -> impl Iterator<Item = Result<Card, CardError>> + 'a {
+    // SAFETY: the caller guarantees `n` readable ints behind each pointer.
+    let (values, colors): (&'a [c_int], &'a [c_int]) = unsafe {
+        (
+            std::slice::from_raw_parts(values, n),
+            std::slice::from_raw_parts(colors, n),
+        )
+    };
+    values
+        .iter()
+        .zip(colors)
+        .enumerate()
+        .map(|(i, (&v, &c))| decode_card(v, c, i + 1))
 }

@@ -1,13 +1,10 @@
 //! `poker_optimum`: the hindsight optimum of a deal (issue 7), over the
 //! contest's card encoding.
 
-use super::codes::{
-    POKER_ERR_ARGUMENT, POKER_ERR_CARD, POKER_ERR_DUPLICATE, POKER_ERR_INTERNAL, POKER_ERR_NULL,
-};
-use super::game::fail;
-use crate::cards::Card;
-use crate::contest::{DECK_SIZE, PLACEMENTS, card_from_code};
-use crate::optimum::optimum;
+use super::error::{POKER_ERR_COUNT, POKER_ERR_INTERNAL, POKER_ERR_NULL, fail, fail_cards};
+use crate::card_list::CardList;
+use crate::contest::PLACEMENTS;
+use crate::optimum::optimum_of_entries;
 use std::os::raw::c_int;
 
 /// The hindsight optimum of a deal: the best total (0..32) that any
@@ -27,9 +24,9 @@ use std::os::raw::c_int;
 /// balance rule. Left untouched on error.
 ///
 /// Returns the optimum (>= 0), or `POKER_ERR_NULL` (values or colors is
-/// NULL), `POKER_ERR_ARGUMENT` (count not 20 or 24), `POKER_ERR_CARD` (a
-/// value or color out of range), `POKER_ERR_DUPLICATE` (a card twice),
-/// `POKER_ERR_INTERNAL`; `poker_last_error` then says why. Rules and scoring: the contest text (seed 001).
+/// NULL), `POKER_ERR_COUNT` (count not 20 or 24), `POKER_ERR_CARD` (a
+/// value or color out of range), `POKER_ERR_DUPLICATE` (a card twice);
+/// `poker_last_error` then says why. Rules and scoring: the contest text.
 ///
 /// # Safety
 /// Non-NULL `values` and `colors` must point to `count` readable ints, and
@@ -43,46 +40,25 @@ pub unsafe extern "C" fn poker_optimum(
 ) -> c_int {
     super::guard(POKER_ERR_INTERNAL, || {
         if values.is_null() || colors.is_null() {
-            return fail(
-                POKER_ERR_NULL,
-                "poker_optimum: values or colors is NULL".into(),
-            );
+            return fail(POKER_ERR_NULL, "poker_optimum: values or colors is NULL");
         }
-        let count = match usize::try_from(count) {
-            Ok(n) if n == PLACEMENTS || n == DECK_SIZE => n,
-            _ => {
+        let list = CardList::CONTEST_DEAL;
+        let count = match usize::try_from(count).map(|n| (n, list.check_count(n))) {
+            Ok((n, Ok(()))) => n,
+            Ok((_, Err(error))) => return fail_cards("poker_optimum", &error),
+            Err(_) => {
                 return fail(
-                    POKER_ERR_ARGUMENT,
-                    format!("poker_optimum: count is {count}, not 20 or 24"),
+                    POKER_ERR_COUNT,
+                    format!("poker_optimum: count {count} is negative, not 20 or 24"),
                 );
             }
         };
         // SAFETY: both pointers are non-NULL and the caller promises
         // `count` readable ints behind each.
-        let (values, colors) = unsafe {
-            (
-                std::slice::from_raw_parts(values, count),
-                std::slice::from_raw_parts(colors, count),
-            )
-        };
-        let mut cards: Vec<Card> = Vec::with_capacity(count);
-        for (&value, &color) in values.iter().zip(colors) {
-            let Some(card) = card_from_code(value, color) else {
-                return fail(
-                    POKER_ERR_CARD,
-                    format!("poker_optimum: card ({value}, {color}) is not value 1..6, color 1..4"),
-                );
-            };
-            if cards.contains(&card) {
-                return fail(
-                    POKER_ERR_DUPLICATE,
-                    format!("poker_optimum: {card} given twice"),
-                );
-            }
-            cards.push(card);
-        }
-        let Ok(best) = optimum(&cards) else {
-            return fail(POKER_ERR_INTERNAL, "poker_optimum: internal error".into());
+        let cards = unsafe { super::contest_entries(values, colors, count) };
+        let best = match optimum_of_entries(cards) {
+            Ok(best) => best,
+            Err(error) => return fail_cards("poker_optimum", &error),
         };
         if !columns_out.is_null() {
             // SAFETY: non-NULL, and the caller promises 20 writable ints.

@@ -31,15 +31,15 @@ int main(void)
     CHECK(camicia_simulate_penalties(NULL, 0, b, 1, &r) == CAMICIA_OK);
     CHECK(r.status == CAMICIA_FINISHED && r.cards == 0 && r.tricks == 0);
 
-    CHECK(camicia_simulate(NULL, "2", &r) == CAMICIA_ERR_NULL);
-    CHECK(camicia_simulate("2", "3", NULL) == CAMICIA_ERR_NULL);
-    CHECK(camicia_simulate_penalties(NULL, 3, b, 7, &r) == CAMICIA_ERR_NULL);
-    CHECK(camicia_simulate_penalties(a, 6, b, 7, NULL) == CAMICIA_ERR_NULL);
-    CHECK(camicia_simulate_penalties(b, 7, (const uint8_t *)"\005", 1, &r) == CAMICIA_ERR_PENALTY);
+    CHECK(camicia_simulate(NULL, "2", &r) == POKER_ERR_NULL);
+    CHECK(camicia_simulate("2", "3", NULL) == POKER_ERR_NULL);
+    CHECK(camicia_simulate_penalties(NULL, 3, b, 7, &r) == POKER_ERR_NULL);
+    CHECK(camicia_simulate_penalties(a, 6, b, 7, NULL) == POKER_ERR_NULL);
+    CHECK(camicia_simulate_penalties(b, 7, (const uint8_t *)"\005", 1, &r) == POKER_ERR_CARD);
 
-    CHECK(camicia_simulate_ex("2 3", "4 5 Z 6", &r, &e) == CAMICIA_ERR_TOKEN);
+    CHECK(camicia_simulate_ex("2 3", "4 5 Z 6", &r, &e) == POKER_ERR_TOKEN);
     CHECK(e.player == 1 && e.token == 2 && e.offset == 4);
-    CHECK(camicia_simulate_ex("2 1", "4", &r, NULL) == CAMICIA_ERR_TOKEN);
+    CHECK(camicia_simulate_ex("2 1", "4", &r, NULL) == POKER_ERR_TOKEN);
     CHECK(camicia_simulate_ex("2", "3", &r, &e) == CAMICIA_OK);
     CHECK(e.player == -1);
 

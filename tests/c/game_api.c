@@ -175,9 +175,9 @@ static void hands_score_the_contest_table(void)
     CHECK(hand("34 11 54 52 33") == 2); /* seed column 1: JC 9S KC KH JD */
     CHECK(hand("12 61 51 14 32") == 1); /* seed column 3: 9H AS KS 9C JH */
     CHECK(hand("11 22 33 44 61") == 0); /* 9S TH JD QC AS */
-    CHECK(hand("11 11 33 44 61") == POKER_ERR_ARGUMENT);
-    CHECK(hand("71 22 33 44 61") == POKER_ERR_ARGUMENT);
-    CHECK(hand("10 22 33 44 61") == POKER_ERR_ARGUMENT);
+    CHECK(hand("11 11 33 44 61") == POKER_ERR_DUPLICATE);
+    CHECK(hand("71 22 33 44 61") == POKER_ERR_CARD);
+    CHECK(hand("10 22 33 44 61") == POKER_ERR_CARD);
     CHECK(poker_hand_score(NULL, NULL) == POKER_ERR_NULL);
 }
 

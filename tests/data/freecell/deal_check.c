@@ -41,15 +41,15 @@ int main(int argc, char **argv)
     }
 
     memset(cards, 0xAA, sizeof cards);
-    expect(freecell_deal(0, cards), FREECELL_ERR_RANGE, "deal 0");
-    expect(freecell_deal(-1, cards), FREECELL_ERR_RANGE, "deal -1");
-    expect(freecell_deal(FREECELL_MAX_DEAL + 1, cards), FREECELL_ERR_RANGE, "deal 2^33");
+    expect(freecell_deal(0, cards), POKER_ERR_DEAL_NUMBER, "deal 0");
+    expect(freecell_deal(-1, cards), POKER_ERR_DEAL_NUMBER, "deal -1");
+    expect(freecell_deal(FREECELL_MAX_DEAL + 1, cards), POKER_ERR_DEAL_NUMBER, "deal 2^33");
     expect(cards[0], 0xAA, "nothing written on error");
     expect(freecell_deal(FREECELL_MAX_DEAL, cards), FREECELL_OK, "deal 2^33-1");
-    expect(freecell_deal(1, NULL), FREECELL_ERR_NULL, "NULL cards");
+    expect(freecell_deal(1, NULL), POKER_ERR_NULL, "NULL cards");
     expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, NULL, 0), 156, "length query");
-    expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, NULL, 5), FREECELL_ERR_NULL, "NULL buf");
-    expect(freecell_format(1, 7, text, (int)sizeof text), FREECELL_ERR_ARGUMENT, "bad format");
+    expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, NULL, 5), POKER_ERR_NULL, "NULL buf");
+    expect(freecell_format(1, 7, text, (int)sizeof text), POKER_ERR_ARGUMENT, "bad format");
     expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, tiny, (int)sizeof tiny), 156, "cut short");
     expect(strcmp(tiny, "JD KD"), 0, "cut-short text");
 
@@ -58,13 +58,13 @@ int main(int argc, char **argv)
     expect(poker_hand_category(hand), POKER_HAND_STRAIGHT_FLUSH, "royal flush");
     expect(strcmp(poker_hand_name(POKER_HAND_STRAIGHT_FLUSH), "straight flush"), 0, "name");
     hand[4] = 3;
-    expect(poker_hand_category(hand), POKER_HAND_ERR_DUPLICATE, "duplicate");
+    expect(poker_hand_category(hand), POKER_ERR_DUPLICATE, "duplicate");
     hand[4] = 52;
-    expect(poker_hand_category(hand), POKER_HAND_ERR_CARD, "card 52");
-    expect(poker_hand_category(NULL), POKER_HAND_ERR_NULL, "NULL hand");
+    expect(poker_hand_category(hand), POKER_ERR_CARD, "card 52");
+    expect(poker_hand_category(NULL), POKER_ERR_NULL, "NULL hand");
     expect(poker_hand_name(9) == NULL, 1, "no name for 9");
     expect(poker_shuffle(1, cards), 0, "shuffle");
-    expect(poker_shuffle(1, NULL), POKER_HAND_ERR_NULL, "shuffle NULL");
+    expect(poker_shuffle(1, NULL), POKER_ERR_NULL, "shuffle NULL");
 
     return failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,161 @@
+//! The one validator for lists of cards: every list the library accepts (a
+//! text deck, a contest deck, a hand, the cards of a hindsight optimum, the
+//! card arrays of the C API) is checked here, so each failure has one
+//! [`CardError`] wherever it happens.
+//!
+//! A list is given as entries already decoded one by one (a token parsed,
+//! a pair of numbers looked up); an entry that could not be decoded is its
+//! error ([`CardError::BadToken`], [`CardError::OutOfRange`]). The validator
+//! then checks, in list order, that each card is in the deck and appears
+//! once, and at the end that the list has an allowed length.
+
+use crate::cards::{Card, CardError, Rank};
+
+/// What a list of cards must be: which deck its cards come from and how
+/// many it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardList {
+    /// The lowest rank of the deck (ranks below it are not in it): deuce for
+    /// the 52-card deck, nine for the contest's 24-card deck.
+    pub lowest: Rank,
+    /// The allowed lengths, or empty for any length.
+    pub counts: &'static [usize],
+}
+
+impl CardList {
+    /// Distinct cards of the 52-card deck, any number of them.
+    pub const ANY: CardList = CardList {
+        lowest: Rank::TWO,
+        counts: &[],
+    };
+    /// A five-card hand from the 52-card deck.
+    pub const HAND: CardList = CardList {
+        lowest: Rank::TWO,
+        counts: &[5],
+    };
+    /// A five-card column of the contest (cards 9..A).
+    pub const CONTEST_HAND: CardList = CardList {
+        lowest: Rank::NINE,
+        counts: &[5],
+    };
+    /// The contest's whole deck: its 24 cards (9..A of four suits) once each.
+    pub const CONTEST_DECK: CardList = CardList {
+        lowest: Rank::NINE,
+        counts: &[24],
+    };
+    /// A contest deal for the hindsight optimum: its 20 dealt cards, or the
+    /// whole 24-card deck.
+    pub const CONTEST_DEAL: CardList = CardList {
+        lowest: Rank::NINE,
+        counts: &[20, 24],
+    };
+
+    /// Checks a list of decoded entries; returns its cards in list order,
+    /// or the first failure: an entry's own decoding error, a card not in
+    /// the deck ([`CardError::NotInDeck`]), a card twice
+    /// ([`CardError::Duplicate`]), then a wrong length
+    /// ([`CardError::WrongCount`]).
+    pub fn validate<I>(&self, entries: I) -> Result<Vec<Card>, CardError>
+    where
+        I: IntoIterator<Item = Result<Card, CardError>>,
+    {
+        let mut cards: Vec<Card> = Vec::new();
+        for entry in entries {
+            let card = entry?;
+            if card.rank < self.lowest {
+                return Err(CardError::NotInDeck { card });
+            }
+            if cards.contains(&card) {
+                return Err(CardError::Duplicate { card });
+            }
+            cards.push(card);
+        }
+        self.check_count(cards.len())?;
+        Ok(cards)
+    }
+
+    /// Checks a list of cards already decoded.
+    pub fn validate_cards(&self, cards: &[Card]) -> Result<Vec<Card>, CardError> {
+        self.validate(cards.iter().copied().map(Ok))
+    }
+
+    /// Whether `found` is an allowed length; if not, the
+    /// [`CardError::WrongCount`] naming the nearest allowed length above
+    /// (or the largest).
+    pub fn check_count(&self, found: usize) -> Result<(), CardError> {
+        if self.counts.is_empty() || self.counts.contains(&found) {
+            return Ok(());
+        }
+        let expected = self
+            .counts
+            .iter()
+            .copied()
+            .find(|&n| n > found)
+            .unwrap_or(self.counts[self.counts.len() - 1]);
+        Err(CardError::WrongCount { expected, found })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn cards(text: &str) -> Vec<Card> {
+        parse_cards(text).unwrap()
+    }
+
+    #[test]
+    fn a_card_below_the_decks_lowest_rank_is_not_in_it() {
+        let two = cards("2S")[0];
+        assert_eq!(
+            CardList::CONTEST_HAND.validate_cards(&cards("9S TS JS QS 2S")),
+            Err(CardError::NotInDeck { card: two })
+        );
+        assert!(
+            CardList::HAND
+                .validate_cards(&cards("9S TS JS QS 2S"))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn the_first_failure_in_list_order_wins_and_the_count_comes_last() {
+        let nine = cards("9S")[0];
+        // A duplicate before the list turns out too short.
+        assert_eq!(
+            CardList::CONTEST_DECK.validate_cards(&cards("9S TS")[..].repeat(2)),
+            Err(CardError::Duplicate { card: nine })
+        );
+        assert_eq!(
+            CardList::CONTEST_DEAL.validate_cards(&cards("9S TS")),
+            Err(CardError::WrongCount {
+                expected: 20,
+                found: 2
+            })
+        );
+        let bad = CardError::OutOfRange {
+            position: 2,
+            given: "x".into(),
+            range: "y",
+        };
+        assert_eq!(
+            CardList::ANY.validate([Ok(nine), Err(bad.clone()), Ok(nine)]),
+            Err(bad)
+        );
+    }
+
+    #[test]
+    fn wrong_counts_name_the_next_allowed_length() {
+        let deal = CardList::CONTEST_DEAL;
+        assert_eq!(deal.check_count(20), Ok(()));
+        assert_eq!(deal.check_count(24), Ok(()));
+        for (found, expected) in [(0, 20), (19, 20), (21, 24), (25, 24)] {
+            assert_eq!(
+                deal.check_count(found),
+                Err(CardError::WrongCount { expected, found })
+            );
+        }
+        assert_eq!(CardList::ANY.check_count(1000), Ok(()));
+    }
+}
