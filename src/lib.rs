@@ -9,6 +9,8 @@
 //! - [`freecell`]: Microsoft FreeCell deals by number.
 //! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
 //! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
+//! - [`sandbox`]: the jail contestant programs run in (bubblewrap, a uid
+//!   of their own, cgroups, rlimits).
 #![deny(missing_docs)]
 
 pub mod camicia;
@@ -21,4 +23,5 @@ pub mod freecell;
 pub mod hand;
 pub mod optimum;
 pub mod protocol;
+pub mod sandbox;
 pub mod shuffle;

@@ -1,0 +1,373 @@
+//! One cgroup per game: memory and process limits, usage, and killing.
+
+use std::fs::{self, OpenOptions};
+use std::io;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rustix::process::{Pid, Signal, kill_process};
+
+use super::limits::Limits;
+
+/// The folder name under each hierarchy (v1) or under the v2 base that
+/// holds the games' cgroups.
+pub const CGROUP_PARENT: &str = "poker-sandbox";
+
+/// The environment variable naming a delegated cgroup v2 folder to create
+/// the games' cgroups in, instead of `<cgroup2 mount>/poker-sandbox`.
+pub const CGROUP_ENV: &str = "POKER_SANDBOX_CGROUP";
+
+/// The cgroup of one game.
+///
+/// Version 2 when a writable cgroup2 hierarchy offers both the `memory` and
+/// `pids` controllers (the folder named by `POKER_SANDBOX_CGROUP`, else
+/// `<cgroup2 mount>/poker-sandbox/`); otherwise version 1, one group per
+/// controller under `/sys/fs/cgroup/<controller>/poker-sandbox/<unique>/`
+/// for `memory`, `pids` and `cpuacct` (found through `/proc/self/mounts`),
+/// as many of those as are writable. Dropping it kills what is left in it
+/// and removes it.
+#[derive(Debug)]
+pub struct GameCgroup {
+    version: u8,
+    memory: Option<PathBuf>,
+    pids: Option<PathBuf>,
+    cpu: Option<PathBuf>,
+    /// Every folder created, deepest last.
+    dirs: Vec<PathBuf>,
+    join: CgroupJoin,
+}
+
+/// Open `cgroup.procs` files of a game's cgroup, for a `pre_exec` closure:
+/// [`CgroupJoin::join`] moves the calling process into the cgroup.
+#[derive(Debug, Clone)]
+pub struct CgroupJoin {
+    procs: Vec<Arc<OwnedFd>>,
+}
+
+impl CgroupJoin {
+    /// Writes "0" (the calling process) to each open `cgroup.procs`.
+    ///
+    /// Async-signal-safe: no allocation, one `write` per hierarchy, so it may
+    /// run in a `pre_exec` closure between `fork` and `exec`.
+    pub fn join(&self) -> io::Result<()> {
+        for fd in &self.procs {
+            rustix::io::write(&**fd, b"0")?;
+        }
+        Ok(())
+    }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn unique_name() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        "{}-{}-{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Mount points of cgroup hierarchies: `(path, fstype, options)`.
+fn cgroup_mounts() -> Vec<(PathBuf, String, String)> {
+    let text = fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let mut f = line.split(' ');
+            let (_src, path, fstype, opts) = (f.next()?, f.next()?, f.next()?, f.next()?);
+            (fstype == "cgroup" || fstype == "cgroup2").then(|| {
+                (
+                    PathBuf::from(path.replace("\\040", " ")),
+                    fstype.to_owned(),
+                    opts.to_owned(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn write_file(path: &Path, value: &str) -> io::Result<()> {
+    fs::write(path, value).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot write {value:?} to {}: {e}", path.display()),
+        )
+    })
+}
+
+fn open_procs(dir: &Path) -> io::Result<Arc<OwnedFd>> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(dir.join("cgroup.procs"))?;
+    Ok(Arc::new(OwnedFd::from(file)))
+}
+
+/// The value of `key` in a flat-keyed file (`key value` lines).
+fn keyed(path: &Path, key: &str) -> Option<u64> {
+    let text = fs::read_to_string(path).ok()?;
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok())?
+    })
+}
+
+fn single(path: &Path) -> Option<u64> {
+    fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+impl GameCgroup {
+    /// Creates the cgroup of one game with `limits.memory` (swap included
+    /// where the kernel accounts it) and `limits.processes`.
+    ///
+    /// Errors: `Unsupported` with the reasons when neither a cgroup v2 with
+    /// `memory` and `pids` nor any of the v1 hierarchies is writable; then
+    /// the caller falls back to rlimits.
+    pub fn create(limits: &Limits) -> io::Result<GameCgroup> {
+        let mounts = cgroup_mounts();
+        let v2 = match Self::create_v2(&mounts, limits) {
+            Ok(cg) => return Ok(cg),
+            Err(e) => e,
+        };
+        let v1 = match Self::create_v1(&mounts, limits) {
+            Ok(cg) => return Ok(cg),
+            Err(e) => e,
+        };
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("no usable cgroup: v2: {v2}; v1: {v1}"),
+        ))
+    }
+
+    fn create_v2(mounts: &[(PathBuf, String, String)], limits: &Limits) -> io::Result<Self> {
+        let base = match std::env::var_os(CGROUP_ENV) {
+            Some(dir) => PathBuf::from(dir),
+            None => {
+                let Some((mount, _, _)) = mounts.iter().find(|(_, t, _)| t == "cgroup2") else {
+                    return Err(io::Error::other("no cgroup2 mount"));
+                };
+                let controllers = fs::read_to_string(mount.join("cgroup.controllers"))?;
+                let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+                if !has("memory") || !has("pids") {
+                    return Err(io::Error::other(format!(
+                        "{} offers no memory and pids controllers",
+                        mount.display()
+                    )));
+                }
+                write_file(&mount.join("cgroup.subtree_control"), "+memory +pids")?;
+                let base = mount.join(CGROUP_PARENT);
+                match fs::create_dir(&base) {
+                    Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+                    _ => {}
+                }
+                base
+            }
+        };
+        write_file(&base.join("cgroup.subtree_control"), "+memory +pids")?;
+        let dir = base.join(unique_name());
+        fs::create_dir(&dir)?;
+        let mut cg = GameCgroup {
+            version: 2,
+            memory: Some(dir.clone()),
+            pids: Some(dir.clone()),
+            cpu: Some(dir.clone()),
+            dirs: vec![dir.clone()],
+            join: CgroupJoin { procs: Vec::new() },
+        };
+        // From here on, dropping `cg` removes the folder.
+        write_file(&dir.join("memory.max"), &limits.memory.to_string())?;
+        let _ = write_file(&dir.join("memory.swap.max"), "0");
+        let _ = write_file(&dir.join("memory.oom.group"), "1");
+        write_file(&dir.join("pids.max"), &limits.processes.to_string())?;
+        cg.join.procs.push(open_procs(&dir)?);
+        Ok(cg)
+    }
+
+    fn create_v1(mounts: &[(PathBuf, String, String)], limits: &Limits) -> io::Result<Self> {
+        let find = |ctrl: &str| {
+            mounts
+                .iter()
+                .find(|(_, t, o)| t == "cgroup" && o.split(',').any(|x| x == ctrl))
+                .map(|(p, _, _)| p.clone())
+        };
+        let name = unique_name();
+        let mut cg = GameCgroup {
+            version: 1,
+            memory: None,
+            pids: None,
+            cpu: None,
+            dirs: Vec::new(),
+            join: CgroupJoin { procs: Vec::new() },
+        };
+        let mut errors = Vec::new();
+        for ctrl in ["memory", "pids", "cpuacct"] {
+            let Some(mount) = find(ctrl) else {
+                errors.push(format!("no {ctrl} hierarchy"));
+                continue;
+            };
+            // Co-mounted controllers (cpu,cpuacct) share one folder.
+            let dir = mount.join(CGROUP_PARENT).join(&name);
+            let fresh = !cg.dirs.contains(&dir);
+            let made = if fresh {
+                Self::make_v1_dir(&mount, &dir).map(|()| cg.dirs.push(dir.clone()))
+            } else {
+                Ok(())
+            };
+            let set = made.and_then(|()| match ctrl {
+                "memory" => {
+                    let limit = limits.memory.to_string();
+                    write_file(&dir.join("memory.limit_in_bytes"), &limit)?;
+                    let memsw = dir.join("memory.memsw.limit_in_bytes");
+                    if memsw.exists() {
+                        write_file(&memsw, &limit)?;
+                    }
+                    Ok(())
+                }
+                "pids" => write_file(&dir.join("pids.max"), &limits.processes.to_string()),
+                _ => Ok(()),
+            });
+            let joined = set.and_then(|()| {
+                if fresh {
+                    cg.join.procs.push(open_procs(&dir)?);
+                }
+                Ok(())
+            });
+            match joined {
+                Ok(()) => match ctrl {
+                    "memory" => cg.memory = Some(dir),
+                    "pids" => cg.pids = Some(dir),
+                    _ => cg.cpu = Some(dir),
+                },
+                Err(e) => errors.push(format!("{ctrl}: {e}")),
+            }
+        }
+        if cg.memory.is_none() && cg.pids.is_none() {
+            return Err(io::Error::other(errors.join("; ")));
+        }
+        Ok(cg)
+    }
+
+    fn make_v1_dir(mount: &Path, dir: &Path) -> io::Result<()> {
+        match fs::create_dir(mount.join(CGROUP_PARENT)) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+            _ => {}
+        }
+        fs::create_dir(dir)
+    }
+
+    /// The cgroup version: 1 or 2.
+    pub fn version(&self) -> u8 {
+        self.version
+    }
+
+    /// Whether the memory limit is enforced by this cgroup.
+    pub fn limits_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// Whether the process limit is enforced by this cgroup.
+    pub fn limits_processes(&self) -> bool {
+        self.pids.is_some()
+    }
+
+    /// The open `cgroup.procs` files, for joining in a `pre_exec` closure.
+    pub fn join_fds(&self) -> CgroupJoin {
+        self.join.clone()
+    }
+
+    /// Whether the kernel's OOM killer killed a process of this game, as
+    /// counted by `oom_kill` in `memory.oom_control` (v1) or
+    /// `memory.events` (v2). False without a memory cgroup.
+    pub fn oom_killed(&self) -> bool {
+        let Some(dir) = &self.memory else {
+            return false;
+        };
+        let file = if self.version == 1 {
+            "memory.oom_control"
+        } else {
+            "memory.events"
+        };
+        keyed(&dir.join(file), "oom_kill").is_some_and(|n| n > 0)
+    }
+
+    /// The game's peak memory in bytes: `memory.max_usage_in_bytes` (v1) or
+    /// `memory.peak` (v2), if the kernel has it.
+    pub fn peak_memory(&self) -> Option<u64> {
+        let dir = self.memory.as_ref()?;
+        single(&dir.join(if self.version == 1 {
+            "memory.max_usage_in_bytes"
+        } else {
+            "memory.peak"
+        }))
+    }
+
+    /// CPU time used by all the game's processes: `cpuacct.usage` (v1) or
+    /// `usage_usec` of `cpu.stat` (v2).
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let dir = self.cpu.as_ref()?;
+        if self.version == 1 {
+            single(&dir.join("cpuacct.usage")).map(Duration::from_nanos)
+        } else {
+            keyed(&dir.join("cpu.stat"), "usage_usec").map(Duration::from_micros)
+        }
+    }
+
+    /// Pids of the processes in the cgroup now.
+    pub fn pids(&self) -> Vec<u32> {
+        let mut pids: Vec<u32> = self
+            .dirs
+            .iter()
+            .filter_map(|d| fs::read_to_string(d.join("cgroup.procs")).ok())
+            .flat_map(|t| {
+                t.lines()
+                    .filter_map(|l| l.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
+            .collect();
+        pids.sort_unstable();
+        pids.dedup();
+        pids
+    }
+
+    /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
+    /// on v2 kernels that have it), repeating for processes forked meanwhile,
+    /// for at most a second.
+    pub fn kill_all(&self) {
+        if self.version == 2 && write_file(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {
+            return;
+        }
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            let pids = self.pids();
+            if pids.is_empty() || Instant::now() > deadline {
+                return;
+            }
+            for pid in pids {
+                if let Some(pid) = Pid::from_raw(pid as i32) {
+                    let _ = kill_process(pid, Signal::KILL);
+                }
+            }
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl Drop for GameCgroup {
+    /// Kills what is left, waits up to two seconds for the cgroup to empty,
+    /// and removes its folders.
+    fn drop(&mut self) {
+        self.kill_all();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !self.pids().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for dir in self.dirs.iter().rev() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Per-game limits and how each one is enforced.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// The limits of one game. Every field is a hard limit on the contestant's
+/// program together with everything it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time of the whole game. Enforced by the caller's timer,
+    /// which kills the jail ([`Jail::kill`](super::Jail::kill)). Default 5 s.
+    pub wall: Duration,
+    /// CPU time of each process (`RLIMIT_CPU`, whole seconds rounded up):
+    /// SIGXCPU at the limit, SIGKILL one second later. Default 5 s.
+    pub cpu: Duration,
+    /// Memory in bytes: resident memory plus `/tmp` contents of the whole
+    /// game with a memory cgroup; address space of each process otherwise.
+    /// Default 256 MiB.
+    pub memory: u64,
+    /// Processes and threads at once, bubblewrap's own two helper processes
+    /// included. Default 64.
+    pub processes: u32,
+    /// Size in bytes of the private `/tmp`, the only writable place.
+    /// Default 64 MiB.
+    pub tmp_size: u64,
+    /// Open file descriptors of each process (`RLIMIT_NOFILE`). Default 64.
+    pub open_files: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            wall: Duration::from_secs(5),
+            cpu: Duration::from_secs(5),
+            memory: 256 << 20,
+            processes: 64,
+            tmp_size: 64 << 20,
+            open_files: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// `RLIMIT_CPU`'s soft limit in whole seconds: [`Limits::cpu`] rounded
+    /// up, at least 1.
+    pub fn cpu_seconds(&self) -> u64 {
+        let secs = self.cpu.as_secs() + u64::from(self.cpu.subsec_nanos() > 0);
+        secs.max(1)
+    }
+}
+
+/// What an rlimit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RlimitScope {
+    /// Each process on its own.
+    Process,
+    /// All processes of the game's own leased uid.
+    Uid,
+}
+
+/// How one limit is enforced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Enforcement {
+    /// By the kernel through a cgroup of the game (version 1 or 2).
+    Cgroup {
+        /// The cgroup version: 1 or 2.
+        version: u8,
+    },
+    /// By a resource limit (`setrlimit`).
+    Rlimit {
+        /// What the rlimit counts.
+        scope: RlimitScope,
+    },
+    /// By the size of the private `/tmp` tmpfs.
+    Tmpfs,
+    /// By the caller's wall-clock timer, which kills the game.
+    Timer,
+    /// Not enforced, and why.
+    NotEnforced {
+        /// Why not.
+        reason: String,
+    },
+}
+
+impl fmt::Display for Enforcement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Enforcement::Cgroup { version } => write!(f, "cgroup v{version}"),
+            Enforcement::Rlimit {
+                scope: RlimitScope::Process,
+            } => f.write_str("rlimit per process"),
+            Enforcement::Rlimit {
+                scope: RlimitScope::Uid,
+            } => f.write_str("rlimit per game uid"),
+            Enforcement::Tmpfs => f.write_str("tmpfs size"),
+            Enforcement::Timer => f.write_str("evaluator's timer"),
+            Enforcement::NotEnforced { reason } => write!(f, "not enforced: {reason}"),
+        }
+    }
+}
+
+/// One limit as it applies to a game, for a report's `limits` field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LimitReport {
+    /// The limit's name: `wall`, `cpu`, `memory`, `processes`, `tmp_size`,
+    /// `open_files`.
+    pub name: &'static str,
+    /// Its value in [`LimitReport::unit`].
+    pub value: u64,
+    /// The unit of the value: `ms`, `bytes` or `count`.
+    pub unit: &'static str,
+    /// How it is enforced.
+    pub enforcement: Enforcement,
+}
+
+impl fmt::Display for LimitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {}: {}",
+            self.name, self.value, self.unit, self.enforcement
+        )
+    }
+}

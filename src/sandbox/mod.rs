@@ -1,0 +1,81 @@
+//! The jail a contestant's program runs in: bubblewrap namespaces, a uid of
+//! its own, a cgroup and rlimits.
+//!
+//! One game = one [`Jail`]: [`Jail::new`] leases a uid ([`UidLease`]),
+//! creates a cgroup ([`GameCgroup`]) and prepares the mounts ([`Mounts`]);
+//! [`Jail::command`] gives the [`std::process::Command`] that starts the
+//! program under `bwrap`; [`Jail::outcome`] says how it ended and what it
+//! used; [`Jail::limit_reports`] says how each of the [`Limits`] was
+//! enforced. [`probe`] checks once that bubblewrap works here.
+//!
+//! # Threat model
+//!
+//! The contestant's program is hostile. It **can**:
+//! - read the read-only system: `/usr` (with `/bin`, `/lib`... as links into
+//!   it) and, of `/etc`, only the dynamic linker's files, `alternatives/`
+//!   and Free Pascal's `fpc*.cfg`; and what the evaluator binds read-only
+//!   ([`Mounts::ro_binds`]);
+//! - write its private `/tmp`, a tmpfs of [`Limits::tmp_size`] bytes
+//!   (writing past it fails with `ENOSPC`), gone after the game;
+//! - see its own processes in `/proc` (pid 1 is bubblewrap's init), the
+//!   host's `/proc/cpuinfo`, `/proc/meminfo` and kernel version, and a
+//!   minimal `/dev` (`null`, `zero`, `full`, `random`, `urandom`, `tty`);
+//! - use the descriptors the evaluator passes (its channel on fd 3).
+//!
+//! It **cannot**:
+//! - see other files of the host (`/root`, `/home`, the host's `/tmp`,
+//!   the rest of `/etc`), other games, or the evaluator's processes;
+//! - reach any network: it has only a loopback interface of its own;
+//! - write outside `/tmp`; signal, trace or see processes outside its pid
+//!   namespace; use System V IPC or abstract sockets of others (ipc and
+//!   network namespaces); create user namespaces (`--disable-userns`);
+//!   gain capabilities (none, and no-new-privileges) or a controlling
+//!   terminal (`--new-session`);
+//! - outlive the evaluator (`--die-with-parent`) or its game: dropping the
+//!   jail kills everything in its cgroup;
+//! - exceed the memory or process limits of [`Limits`] (the kernel's cgroup
+//!   where there is one, rlimits otherwise: see [`Jail::limit_reports`]).
+//!
+//! When the evaluator runs as root, each game runs as a uid and gid of its
+//! own from [`DEFAULT_UID_RANGE`] (2 000 000 000–2 000 000 999), with no
+//! supplementary groups, so even a kernel bug that let it out of its mount
+//! namespace would leave it an unprivileged stranger to every file.
+//! Without root there is no uid change: the game runs as the organiser's
+//! uid inside its own user namespace. It still sees only what is bound,
+//! but whatever it reaches it reaches with the organiser's rights, no cgroup
+//! is writable, memory is an address-space rlimit per process and the
+//! process count is not enforced: run contests as root.
+//!
+//! # Getting the program in
+//!
+//! bubblewrap opens what it binds as the game's uid, after the uid change,
+//! so it cannot bind a file under a 0700 folder such as `/root`. A file in
+//! [`Mounts::ro_binds`] is therefore opened by the evaluator (still root)
+//! and handed to bubblewrap as a descriptor (`--ro-bind-data`), which
+//! copies it into the jail read-only, executable when the host file is.
+//! (bubblewrap 0.8's `--ro-bind-fd` resolves the descriptor back to its
+//! path and fails the same way.) Folders are bound as they are and must be
+//! reachable by others.
+//!
+//! # The cgroup
+//!
+//! [`GameCgroup::create`] tries cgroup v2 first (a hierarchy with the
+//! `memory` and `pids` controllers: the delegated folder named by
+//! `POKER_SANDBOX_CGROUP`, else `poker-sandbox/` at the cgroup2 mount), then
+//! cgroup v1 (`memory`, `pids`, `cpuacct` hierarchies, each under
+//! `poker-sandbox/`). The bubblewrap process joins it before it starts, so
+//! everything the game runs is in it.
+
+mod bwrap;
+mod cgroup;
+mod limits;
+mod mounts;
+mod scratch;
+mod uid;
+
+pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
+pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
+pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
+pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts};
+pub use scratch::private_dir;
+pub use uid::{DEFAULT_UID_RANGE, UidLease};
