@@ -1,9 +1,23 @@
 //! Contestants: an executable, or a source file that the evaluator first
 //! compiles against libpoker (`.c` with `cc`, `.pas` with `fpc`), or a
 //! Python script (`.py`, run by `python3` with the ctypes binding).
+//!
+//! A source is copied alone into a fresh folder and compiled there, through
+//! the same launcher as the games (so in the sandbox when it is on: the
+//! compiler sees that folder, the header or unit, libpoker and the system,
+//! never the folder the source came from), under the compile limits. The
+//! compiled program is then copied to a folder of the evaluator's that no
+//! contestant can write.
 
+use super::config::RunConfig;
+use super::launcher::Program;
+use super::process::{self, Supervisor};
+use crate::sandbox::{Ending, private_dir};
+use std::ffi::OsString;
+use std::fs::{self, Permissions};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The header contestants include, embedded so compiling works from any
 /// folder.
@@ -13,6 +27,9 @@ const PASCAL_UNIT: &str = include_str!("../../bindings/pascal/poker.pas");
 /// The Python binding (`import libpoker`), embedded likewise.
 const PYTHON_MODULE: &str = include_str!("../../bindings/python/libpoker.py");
 
+/// The largest compiled program accepted, in bytes.
+const MAX_PROGRAM: u64 = 64 << 20;
+
 /// A contestant ready to run, or why it cannot be.
 #[derive(Clone, Debug)]
 pub struct Contestant {
@@ -21,7 +38,10 @@ pub struct Contestant {
     /// The path as given.
     pub source: PathBuf,
     /// The program to run, or the reason it cannot run.
-    pub program: Result<PathBuf, String>,
+    pub program: Result<Program, String>,
+    /// The command that compiled it, for the record (empty when it needed
+    /// no compiling).
+    pub compile_command: Vec<String>,
 }
 
 /// Where compiled contestants go and what they link against.
@@ -29,181 +49,317 @@ pub struct Contestant {
 pub struct Toolchain {
     /// Folder holding `libpoker.so`.
     pub lib_dir: PathBuf,
-    /// Scratch folder for the header and compiled programs: a fresh private
-    /// folder (mode 0700) of this toolchain alone, removed when it is dropped.
+    /// Scratch folder for the header, unit, module and compiled programs: a
+    /// fresh folder of this toolchain alone (mode 0711: others may pass
+    /// through to the unguessable build folders, not list it), removed
+    /// when it is dropped.
     pub work_dir: PathBuf,
+    config: RunConfig,
     _scratch: tempfile::TempDir,
 }
 
 impl Toolchain {
     /// A toolchain linking against `lib_dir` (which must hold
-    /// `libpoker.so`), compiling into a fresh folder under the system's
-    /// temporary directory, removed when the toolchain is dropped.
-    pub fn new(lib_dir: PathBuf) -> std::io::Result<Toolchain> {
+    /// `libpoker.so`), compiling through `config`'s launcher under its
+    /// compile limits, into a fresh private folder under the system's
+    /// temporary directory.
+    pub fn new(lib_dir: PathBuf, config: &RunConfig) -> std::io::Result<Toolchain> {
         if !lib_dir.join("libpoker.so").is_file() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
                 format!("no libpoker.so in {}", lib_dir.display()),
             ));
         }
-        // A new folder with an unguessable name, never an existing path.
-        let scratch = tempfile::Builder::new().prefix("poker-eval-").tempdir()?;
+        let lib_dir = fs::canonicalize(&lib_dir)?;
+        let scratch = private_dir("poker-eval-")?;
         let work_dir = scratch.path().to_path_buf();
-        std::fs::create_dir_all(work_dir.join("include"))?;
-        std::fs::write(work_dir.join("include/poker.h"), HEADER)?;
-        std::fs::create_dir_all(work_dir.join("pascal"))?;
-        std::fs::write(work_dir.join("pascal/poker.pas"), PASCAL_UNIT)?;
-        std::fs::create_dir_all(work_dir.join("python"))?;
-        std::fs::write(work_dir.join("python/libpoker.py"), PYTHON_MODULE)?;
+        for (folder, file, text) in [
+            ("include", "poker.h", HEADER),
+            ("pascal", "poker.pas", PASCAL_UNIT),
+            ("python", "libpoker.py", PYTHON_MODULE),
+        ] {
+            fs::create_dir(work_dir.join(folder))?;
+            fs::write(work_dir.join(folder).join(file), text)?;
+        }
+        // Compiled programs: only the evaluator writes here.
+        fs::create_dir(work_dir.join("programs"))?;
+        fs::set_permissions(work_dir.join("programs"), Permissions::from_mode(0o700))?;
+        fs::set_permissions(&work_dir, Permissions::from_mode(0o711))?;
         Ok(Toolchain {
             lib_dir,
             work_dir,
+            config: config.clone(),
             _scratch: scratch,
         })
     }
 
-    /// Resolves one contestant path: compiles a `.c` or `.pas` file, wraps a
-    /// `.py` file in a launcher, accepts an executable file as it is.
-    pub fn prepare(&self, path: &Path) -> Contestant {
+    fn libpoker(&self) -> PathBuf {
+        self.lib_dir.join("libpoker.so")
+    }
+
+    /// Resolves one contestant path: compiles a `.c` or `.pas` file, runs a
+    /// `.py` file with `python3`, accepts an executable file as it is.
+    pub fn prepare(&self, supervisor: &Supervisor, path: &Path) -> Contestant {
         let name = path.file_stem().map_or_else(
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
-        // Compilers get an absolute path: a name like `-x.c` is no option.
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let program = match path.extension().and_then(|e| e.to_str()) {
-            _ if !path.exists() => Err(format!("{} does not exist", path.display())),
-            Some("c") => self.compile_c(&absolute, &name),
-            Some("pas" | "pp") => self.compile_pascal(&absolute, &name),
-            Some("py") => self.python_launcher(&absolute, &name),
-            _ => executable(path),
-        };
-        Contestant {
+        let mut contestant = Contestant {
             name,
             source: path.to_path_buf(),
-            program,
-        }
+            program: Err(String::new()),
+            compile_command: Vec::new(),
+        };
+        contestant.program = match path.extension().and_then(|e| e.to_str()) {
+            _ if !path.exists() => Err(format!("{} does not exist", path.display())),
+            Some(kind @ ("c" | "pas" | "pp")) => {
+                self.compile(supervisor, path, kind, &mut contestant.compile_command)
+            }
+            Some("py") => self.python(path),
+            _ => self.executable(path),
+        };
+        contestant
     }
 
-    fn compile_c(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
-        let output_path = self.work_dir.join(format!("{name}-{}", unique()));
+    /// Compiles `source` (`kind` "c", "pas" or "pp") alone in a fresh
+    /// build folder, through the launcher, and keeps the program where no
+    /// contestant can write. `record` gets the compile command.
+    fn compile(
+        &self,
+        supervisor: &Supervisor,
+        source: &Path,
+        kind: &str,
+        record: &mut Vec<String>,
+    ) -> Result<Program, String> {
+        let shown = source.display();
+        let build = tempfile::Builder::new()
+            .prefix("build-")
+            .tempdir_in(&self.work_dir)
+            .map_err(|e| format!("cannot make a build folder: {e}"))?;
+        let dir = build.path();
+        // The compiler may run as a uid of its own: it must write here. The
+        // name is unguessable and the parent cannot be listed.
+        fs::set_permissions(dir, Permissions::from_mode(0o777))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let copy = dir.join(format!("contestant.{kind}"));
+        fs::copy(source, &copy).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let output = dir.join("contestant");
+        let mut program = if kind == "c" {
+            self.c_compiler(&copy, &output)?
+        } else {
+            self.pascal_compiler(&copy, &output, dir)?
+        };
+        program.output_dir = Some(dir.to_path_buf());
+        *record = std::iter::once(&program.path)
+            .map(|p| p.display().to_string())
+            .chain(program.args.iter().map(|a| a.to_string_lossy().into_owned()))
+            .collect();
+        let limits = &self.config.compile_limits;
+        let launch = self
+            .config
+            .launcher
+            .prepare(&program, limits)
+            .map_err(|e| format!("cannot start the compiler for {shown}: {e}"))?;
+        let running = process::spawn(launch, false)
+            .map_err(|e| format!("cannot start the compiler for {shown}: {e}"))?;
+        let _ = supervisor;
+        let exited = running.wait_until(Instant::now() + limits.wall);
+        let (outcome, stdout, stderr) = running.finish(Duration::ZERO);
+        let exceeded = |what: String| format!("compilation exceeded {what}");
+        let outcome = match outcome {
+            _ if !exited => {
+                return Err(exceeded(format!(
+                    "the time limit of {} s",
+                    limits.wall.as_secs_f64()
+                )));
+            }
+            None => return Err(exceeded("the time limit".into())),
+            Some(o) if o.usage.oom_killed => {
+                return Err(exceeded(format!(
+                    "the memory limit of {} MiB",
+                    limits.memory >> 20
+                )));
+            }
+            Some(o) => o,
+        };
+        match outcome.ending {
+            Ending::Exited(0) => {}
+            Ending::FailedToStart(why) => {
+                return Err(format!("the sandbox failed to start the compiler: {why}"));
+            }
+            Ending::Signaled(signal) if signal == libc::SIGXCPU => {
+                return Err(exceeded(format!(
+                    "the CPU time limit of {} s",
+                    limits.cpu.as_secs_f64()
+                )));
+            }
+            _ => {
+                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout });
+                let errors: Vec<&str> = text
+                    .lines()
+                    .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))
+                    .take(5)
+                    .collect();
+                return Err(format!("{shown} does not compile: {}", errors.join(" | ")));
+            }
+        }
+        let kept = self.keep(&output)?;
+        Ok(Program {
+            path: kept.clone(),
+            files: vec![kept, self.libpoker()],
+            ..Program::default()
+        })
+    }
+
+    /// `cc -O2 -o OUTPUT SOURCE -I<header> -L<lib> -lpoker -rpath <lib> -lm`.
+    fn c_compiler(&self, source: &Path, output: &Path) -> Result<Program, String> {
+        let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+        let compiler = resolve(&cc).ok_or_else(|| {
+            format!(
+                "cannot find the C compiler `{}` (set CC or install gcc)",
+                Path::new(&cc).display()
+            )
+        })?;
         let lib = &self.lib_dir;
-        let result = Command::new(std::env::var_os("CC").unwrap_or_else(|| "cc".into()))
-            .arg("-O2")
-            .arg("-o")
-            .arg(&output_path)
-            .arg(source)
-            .arg(format!("-I{}", self.work_dir.join("include").display()))
-            .arg(format!("-L{}", lib.display()))
-            .arg("-lpoker")
-            // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo test`
-            // points at target/<profile>, where a stale libpoker.so may lie.
-            .arg("-Wl,--disable-new-dtags")
-            .arg(format!("-Wl,-rpath,{}", lib.display()))
-            .arg("-lm")
-            .output()
-            .map_err(|e| format!("cannot run the C compiler `cc`: {e}"))?;
-        if !result.status.success() {
-            let errors = String::from_utf8_lossy(&result.stderr);
-            let first: Vec<&str> = errors.lines().take(5).collect();
+        let header = self.work_dir.join("include/poker.h");
+        let args: Vec<OsString> = vec![
+            "-O2".into(),
+            "-o".into(),
+            output.into(),
+            source.into(),
+            format!("-I{}", self.work_dir.join("include").display()).into(),
+            format!("-L{}", lib.display()).into(),
+            "-lpoker".into(),
+            // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo
+            // test` points at target/<profile>, where a stale libpoker.so may lie.
+            "-Wl,--disable-new-dtags".into(),
+            format!("-Wl,-rpath,{}", lib.display()).into(),
+            "-lm".into(),
+        ];
+        Ok(Program {
+            files: vec![compiler.clone(), source.to_path_buf(), header, self.libpoker()],
+            path: compiler,
+            args,
+            ..Program::default()
+        })
+    }
+
+    /// `fpc -O2 -Fu<unit> -FU<build> -Fl<lib> -k-rpath=<lib> -oOUTPUT SOURCE`.
+    fn pascal_compiler(&self, source: &Path, output: &Path, dir: &Path) -> Result<Program, String> {
+        let fpc = std::env::var_os("FPC").unwrap_or_else(|| "fpc".into());
+        let compiler = resolve(&fpc).ok_or_else(|| {
+            format!(
+                "cannot find the Free Pascal compiler `{}` (Debian: fp-compiler)",
+                Path::new(&fpc).display()
+            )
+        })?;
+        let lib = &self.lib_dir;
+        let args: Vec<OsString> = vec![
+            "-O2".into(),
+            "-v0".into(),
+            format!("-Fu{}", self.work_dir.join("pascal").display()).into(),
+            format!("-FU{}", dir.display()).into(),
+            format!("-Fl{}", lib.display()).into(),
+            format!("-k-rpath={}", lib.display()).into(),
+            "-k--disable-new-dtags".into(),
+            format!("-o{}", output.display()).into(),
+            source.into(),
+        ];
+        Ok(Program {
+            files: vec![
+                compiler.clone(),
+                source.to_path_buf(),
+                self.work_dir.join("pascal/poker.pas"),
+                self.libpoker(),
+            ],
+            path: compiler,
+            args,
+            ..Program::default()
+        })
+    }
+
+    /// Copies a compiled program out of its build folder (a regular file,
+    /// never through a link the compiler may have left) into the folder only
+    /// the evaluator writes.
+    fn keep(&self, output: &Path) -> Result<PathBuf, String> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let meta = fs::symlink_metadata(output)
+            .map_err(|e| format!("the compiler wrote no program: {e}"))?;
+        if !meta.is_file() || meta.len() > MAX_PROGRAM {
+            return Err("the compiler's output is not a program of at most 64 MiB".into());
+        }
+        let kept = self
+            .work_dir
+            .join("programs")
+            .join(NEXT.fetch_add(1, Ordering::Relaxed).to_string());
+        fs::copy(output, &kept)
+            .and_then(|_| fs::set_permissions(&kept, Permissions::from_mode(0o755)))
+            .map_err(|e| format!("cannot keep the compiled program: {e}"))?;
+        Ok(kept)
+    }
+
+    /// A Python contestant: `python3 SCRIPT` with the embedded `libpoker`
+    /// module on its path and `LIBPOKER` naming the library to load.
+    fn python(&self, source: &Path) -> Result<Program, String> {
+        let script = fs::canonicalize(source).map_err(|e| format!("{}: {e}", source.display()))?;
+        // The sandbox shows the system's /usr only: its python3.
+        let python = match self.config.launcher {
+            super::Launcher::Plain => resolve("python3".as_ref()),
+            super::Launcher::Bubblewrap { .. } => {
+                Some(PathBuf::from("/usr/bin/python3")).filter(|p| p.exists())
+            }
+        }
+        .ok_or("cannot find python3 (Debian: python3)")?;
+        let module_dir = self.work_dir.join("python");
+        Ok(Program {
+            files: vec![
+                python.clone(),
+                script.clone(),
+                module_dir.join("libpoker.py"),
+                self.libpoker(),
+            ],
+            path: python,
+            args: vec![script.into()],
+            env: vec![
+                ("LIBPOKER".into(), self.libpoker().into()),
+                ("PYTHONPATH".into(), module_dir.into()),
+            ],
+            output_dir: None,
+        })
+    }
+
+    /// An executable given as it is: run by its absolute path, with the
+    /// libpoker it was built against (`--lib-dir`) at the same path.
+    fn executable(&self, path: &Path) -> Result<Program, String> {
+        let meta = fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
             return Err(format!(
-                "{} does not compile: {}",
-                source.display(),
-                first.join(" | ")
+                "{} is not an executable file (nor a .c, .pas or .py source)",
+                path.display()
             ));
         }
-        Ok(output_path)
+        let program = fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Program {
+            files: vec![program.clone(), self.libpoker()],
+            path: program,
+            ..Program::default()
+        })
     }
 }
 
-impl Toolchain {
-    /// Compiles a Free Pascal contestant against the embedded `Poker` unit:
-    /// `fpc -Fu<unit> -Fl<lib> -k-rpath=<lib>`, into a folder of its own
-    /// (the unit's compiled files included).
-    fn compile_pascal(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
-        let build = self.work_dir.join(format!("pas-{name}-{}", unique()));
-        std::fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
-        let output_path = build.join(name);
-        let lib = &self.lib_dir;
-        let result = Command::new(std::env::var_os("FPC").unwrap_or_else(|| "fpc".into()))
-            .arg("-O2")
-            .arg("-v0")
-            .arg(format!("-Fu{}", self.work_dir.join("pascal").display()))
-            .arg(format!("-FU{}", build.display()))
-            .arg(format!("-Fl{}", lib.display()))
-            .arg(format!("-k-rpath={}", lib.display()))
-            .arg("-k--disable-new-dtags")
-            .arg(format!("-o{}", output_path.display()))
-            .arg(source)
-            .output()
-            .map_err(|e| {
-                format!("cannot run the Free Pascal compiler `fpc` (Debian: fp-compiler): {e}")
-            })?;
-        if !result.status.success() {
-            let text = String::from_utf8_lossy(&result.stdout);
-            let errors: Vec<&str> = text
-                .lines()
-                .filter(|l| l.contains("Error") || l.contains("Fatal"))
-                .take(5)
-                .collect();
-            return Err(format!(
-                "{} does not compile: {}",
-                source.display(),
-                errors.join(" | ")
-            ));
-        }
-        Ok(output_path)
-    }
-
-    /// A launcher script running a Python contestant with `python3`, the
-    /// embedded `libpoker` module on its path and `LIBPOKER` naming the
-    /// library to load.
-    fn python_launcher(&self, source: &Path, name: &str) -> Result<PathBuf, String> {
-        use std::os::unix::fs::PermissionsExt;
-        let source =
-            std::fs::canonicalize(source).map_err(|e| format!("{}: {e}", source.display()))?;
-        let launcher = self.work_dir.join(format!("{name}-{}.sh", unique()));
-        let script = format!(
-            "#!/bin/sh\nLIBPOKER={} PYTHONPATH={} exec python3 {}\n",
-            shell_quote(&self.lib_dir.join("libpoker.so")),
-            shell_quote(&self.work_dir.join("python")),
-            shell_quote(&source)
-        );
-        std::fs::write(&launcher, script)
-            .and_then(|()| {
-                std::fs::set_permissions(&launcher, std::fs::Permissions::from_mode(0o755))
-            })
-            .map_err(|e| format!("{}: {e}", launcher.display()))?;
-        Ok(launcher)
-    }
-}
-
-/// `path` as one single-quoted shell word.
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
-
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-fn executable(path: &Path) -> Result<PathBuf, String> {
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
-        return Err(format!(
-            "{} is not an executable file (nor a .c, .pas or .py source)",
-            path.display()
-        ));
-    }
-    // Run it by an explicit path, never through $PATH.
-    Ok(if path.is_absolute() || path.components().count() > 1 {
-        path.to_path_buf()
+/// `command` as an absolute path without links: itself when it names a
+/// file, else the first match on `PATH`.
+fn resolve(command: &std::ffi::OsStr) -> Option<PathBuf> {
+    let name = Path::new(command);
+    let found = if name.components().count() > 1 {
+        Some(name.to_path_buf())
     } else {
-        Path::new(".").join(path)
-    })
+        std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    };
+    fs::canonicalize(found?).ok()
 }
 
 /// The folder with the freshest `libpoker.so` near the running executable:

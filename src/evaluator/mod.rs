@@ -8,23 +8,27 @@
 //! applies the rules with the same [`crate::contest::Game`] as practice mode.
 //! Nothing the contestant prints or exits with changes its score.
 
+pub mod config;
 pub mod contestant;
 pub mod decks;
+pub mod launcher;
 pub mod manager;
 pub mod process;
 pub mod report;
 pub mod results;
 
+pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use launcher::{Launcher, Program, SandboxMode};
+pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
 
 use crate::contest::{ContestDeck, Game};
 use crate::optimum::deck_optimum;
-use crate::protocol::Transport;
+use crate::protocol::{CHANNEL_ENV, Transport};
+use crate::sandbox::{Ending as ProgramEnding, Outcome};
 use manager::Ending;
-use process::Exit;
 use std::os::fd::AsFd;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The contest's time limit per game.
@@ -35,13 +39,31 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
 /// Plays one game of `program` on `deck` (numbered `number`, 1-based) under
-/// `time_limit`, and kills everything the program started once it is over.
-pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Duration) -> GameResult {
+/// `config`'s launcher and limits, and kills everything the program started
+/// once it is over.
+pub fn play(
+    _supervisor: &Supervisor,
+    program: &Program,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
     let start = Instant::now();
     let not_started = |e: std::io::Error| {
-        GameResult::not_run(number, format!("cannot start {}: {e}", program.display()))
+        GameResult::not_run(
+            number,
+            format!("cannot start {}: {e}", program.path.display()),
+        )
     };
-    let mut running = match process::spawn(program) {
+    let mut program = program.clone();
+    program
+        .env
+        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
+    let launch = match config.launcher.prepare(&program, &config.limits) {
+        Ok(launch) => launch,
+        Err(e) => return not_started(e),
+    };
+    let mut running = match process::spawn(launch, true) {
         Ok(running) => running,
         Err(e) => return not_started(e),
     };
@@ -53,57 +75,107 @@ pub fn play(program: &Path, deck: &ContestDeck, number: usize, time_limit: Durat
     let mut result = GameResult::not_run(number, String::new());
     let mut game = Game::new(*deck);
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
-    let ending = manager::serve(&mut channel, &mut game, start + time_limit, pidfd);
+    let ending = manager::serve(&mut channel, &mut game, start + config.limits.wall, pidfd);
     drop(channel);
     result.seconds = start.elapsed().as_secs_f64();
     let grace = match ending {
         Ending::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
-    let (exit, _stdout, stderr) = running.finish(grace);
+    let (outcome, _stdout, stderr) = running.finish(grace);
     let kept = stderr.len().saturating_sub(STDERR_KEPT);
     result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
+    if let Some(usage) = outcome.as_ref().map(|o| &o.usage) {
+        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+        result.peak_memory = usage.peak_memory;
+    }
     result.placements = game.placements();
-    let placed = match result.placements {
-        1 => "1 placement".to_string(),
-        n => format!("{n} placements"),
-    };
-    let (status, reason) = match ending {
-        Ending::Finished(total) => {
-            result.score = total;
-            (Status::Ok, None)
-        }
-        Ending::Violation(error) => (Status::Violation, Some(error.to_string())),
-        Ending::Protocol(what) => (
-            Status::Violation,
-            Some(format!("protocol broken after {placed}: {what}")),
-        ),
-        Ending::TimedOut => (
-            Status::Timeout,
-            Some(format!(
-                "time limit of {} s exceeded after {placed}",
-                time_limit.as_secs_f64()
-            )),
-        ),
-        Ending::Failed(what) => (Status::Error, Some(what)),
-        Ending::Closed | Ending::Exited => match exit {
-            Exit::Signal(signal) => (
-                Status::Crash,
-                Some(format!("killed by {} after {placed}", signal_name(signal))),
-            ),
-            Exit::Code(code) => (
-                Status::Incomplete,
-                Some(format!("exited with status {code} after {placed}")),
-            ),
-            Exit::Killed => (
-                Status::Incomplete,
-                Some(format!("closed its channel after {placed}")),
-            ),
-        },
-    };
+    if let Ending::Finished(total) = ending {
+        result.score = total;
+    }
+    let (status, reason) = judge(ending, outcome.as_ref(), game.placements(), config);
     result.status = status;
     result.reason = reason;
     result
+}
+
+/// How a game ended, from what the channel saw (`ending`) and how the
+/// program ended (`outcome`, `None` when it was still running when killed).
+/// A finished game stays scored whatever the program did afterwards; the
+/// memory and CPU limits are named from the sandbox's own measures.
+fn judge(
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    placements: usize,
+    config: &RunConfig,
+) -> (Status, Option<String>) {
+    let placed = match placements {
+        1 => "1 placement".to_string(),
+        n => format!("{n} placements"),
+    };
+    let limits = &config.limits;
+    let over_memory = outcome.is_some_and(|o| o.usage.oom_killed);
+    let over_cpu = outcome.is_some_and(|o| {
+        matches!(o.ending, ProgramEnding::Signaled(s) if s == libc::SIGXCPU)
+            || o.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
+    });
+    match ending {
+        Ending::Finished(_) => return (Status::Ok, None),
+        Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
+        Ending::Protocol(what) => {
+            return (
+                Status::Violation,
+                Some(format!("protocol broken after {placed}: {what}")),
+            );
+        }
+        Ending::Failed(what) => return (Status::Error, Some(what)),
+        _ if over_memory => {
+            return (
+                Status::Memory,
+                Some(format!(
+                    "memory limit of {} MiB exceeded after {placed}",
+                    limits.memory >> 20
+                )),
+            );
+        }
+        _ if over_cpu => {
+            return (
+                Status::CpuTime,
+                Some(format!(
+                    "CPU time limit of {} s exceeded after {placed}",
+                    limits.cpu.as_secs_f64()
+                )),
+            );
+        }
+        Ending::TimedOut => {
+            return (
+                Status::Timeout,
+                Some(format!(
+                    "time limit of {} s exceeded after {placed}",
+                    limits.wall.as_secs_f64()
+                )),
+            );
+        }
+        Ending::Closed | Ending::Exited => {}
+    }
+    match outcome.map(|o| &o.ending) {
+        Some(ProgramEnding::FailedToStart(why)) => (
+            Status::Error,
+            Some(format!("the sandbox failed to start the program: {why}")),
+        ),
+        Some(ProgramEnding::Signaled(signal)) => (
+            Status::Crash,
+            Some(format!("killed by {} after {placed}", signal_name(*signal))),
+        ),
+        Some(ProgramEnding::Exited(code)) => (
+            Status::Incomplete,
+            Some(format!("exited with status {code} after {placed}")),
+        ),
+        None => (
+            Status::Incomplete,
+            Some(format!("closed its channel after {placed}")),
+        ),
+    }
 }
 
 /// A signal's conventional name, e.g. `SIGSEGV (11)`.
@@ -129,17 +201,16 @@ pub fn signal_name(signal: i32) -> String {
 /// `on_game` after each; results come back in deck order. Used to measure a
 /// contestant on many random decks (`poker bench`).
 pub fn play_many(
-    program: &Path,
+    supervisor: &Supervisor,
+    program: &Program,
     decks: &[ContestDeck],
-    time_limit: Duration,
-    jobs: usize,
+    config: &RunConfig,
     on_game: impl Fn(&GameResult) + Sync,
 ) -> std::io::Result<Vec<GameResult>> {
     use rayon::prelude::*;
-    process::become_subreaper()?;
     let _sigpipe = process::SigpipeIgnored::new();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
+        .num_threads(config.jobs.max(1))
         .build()
         .map_err(std::io::Error::other)?;
     Ok(pool.install(|| {
@@ -147,7 +218,7 @@ pub fn play_many(
             .par_iter()
             .enumerate()
             .map(|(i, deck)| {
-                let game = play(program, deck, i + 1, time_limit);
+                let game = play(supervisor, program, deck, i + 1, config);
                 on_game(&game);
                 game
             })
@@ -159,12 +230,12 @@ pub fn play_many(
 /// fair), calling `on_game` after each game, and ranks the results. Each
 /// game also carries its deck's hindsight optimum (the best possible score).
 pub fn evaluate(
+    supervisor: &Supervisor,
     contestants: &[Contestant],
     decks: &[ContestDeck],
-    time_limit: Duration,
+    config: &RunConfig,
     mut on_game: impl FnMut(&Contestant, &GameResult),
 ) -> std::io::Result<Vec<ContestantResult>> {
-    process::become_subreaper()?;
     let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut results = Vec::new();
@@ -172,7 +243,7 @@ pub fn evaluate(
         let mut tests = Vec::new();
         for (i, deck) in decks.iter().enumerate() {
             let game = match &contestant.program {
-                Ok(program) => play(program, deck, i + 1, time_limit),
+                Ok(program) => play(supervisor, program, deck, i + 1, config),
                 Err(why) => GameResult::not_run(i + 1, why.clone()),
             };
             let game = GameResult {

@@ -11,16 +11,16 @@
 //! contestant. Run the evaluator in a process that starts no other children
 //! while games are played.
 
-use crate::protocol::CHANNEL_ENV;
+use super::launcher::Launch;
+use crate::sandbox::{FIRST_PASSED_FD, Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
 use std::collections::HashSet;
 use std::io::Read;
 use std::mem::ManuallyDrop;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ExitStatus, Stdio};
 use std::sync::{Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
@@ -43,6 +43,7 @@ fn active() -> MutexGuard<'static, Option<HashSet<i32>>> {
 /// A running contestant.
 pub struct Running {
     child: Child,
+    launch: Launch,
     /// The manager's end of the channel, until taken.
     channel: Option<OwnedFd>,
     /// Readable once the main process has exited.
@@ -55,15 +56,23 @@ fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ 
     move |e| std::io::Error::other(format!("{what}: {e}"))
 }
 
-/// Makes this process a child subreaper (once is enough), and not
-/// dumpable, so that a contestant running as the same (non-root) user cannot
-/// read the evaluator's memory, environment or descriptors through /proc.
-pub fn become_subreaper() -> std::io::Result<()> {
+/// Proof that this process was set up to supervise contestants
+/// ([`become_supervisor`]); the functions that start games ask for it.
+#[derive(Debug)]
+pub struct Supervisor(());
+
+/// Makes this process a child subreaper (so a contestant's daemonised
+/// descendants are re-parented here and can still be found and killed) and
+/// not dumpable (so a contestant of the same, non-root user cannot read the
+/// evaluator's memory, environment or descriptors through /proc). Call it
+/// once, before the first game; it lasts for the process's life.
+pub fn become_supervisor() -> std::io::Result<Supervisor> {
     // Any non-zero value turns the attribute on.
     rustix::process::set_child_subreaper(Pid::from_raw(1))
         .map_err(context("prctl(PR_SET_CHILD_SUBREAPER)"))?;
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
-        .map_err(context("prctl(PR_SET_DUMPABLE)"))
+        .map_err(context("prctl(PR_SET_DUMPABLE)"))?;
+    Ok(Supervisor(()))
 }
 
 /// Ignores SIGPIPE while any of these lives, then restores the previous
@@ -106,32 +115,42 @@ impl Drop for SigpipeIgnored {
     }
 }
 
-/// Starts `program`: stdin empty, stdout and stderr drained into capped
-/// buffers, the channel on fd 3 (named by `POKER_MANAGER_FD`), every other
-/// `POKER_*` variable removed, in a new session.
-pub fn spawn(program: &Path) -> std::io::Result<Running> {
-    let (manager, stub) = UnixStream::pair()?;
-    let (manager, stub) = (OwnedFd::from(manager), OwnedFd::from(stub));
-    let stub_fd = stub.as_raw_fd();
-
-    let mut command = Command::new(program);
+/// Starts a prepared run: stdin empty, stdout and stderr drained into
+/// capped buffers, in a new session, and with `channel` a socket pair whose
+/// far end is the program's fd 3 (the caller names it in the program's
+/// environment, `POKER_MANAGER_FD=3`).
+pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
+    let (manager, stub) = match channel {
+        true => {
+            let (manager, stub) = UnixStream::pair()?;
+            (Some(OwnedFd::from(manager)), Some(OwnedFd::from(stub)))
+        }
+        false => (None, None),
+    };
+    let stub_fd = stub.as_ref().map(|fd| fd.as_raw_fd());
+    // The sandbox already marked the descriptors from its first passed one
+    // up; below it, this closure does.
+    let last_closed = match launch.closes_inherited_fds() {
+        true => FIRST_PASSED_FD - 1,
+        false => RawFd::MAX,
+    };
+    let command = &mut launch.command;
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("POKER_") {
-            command.env_remove(key);
-        }
-    }
-    command.env(CHANNEL_ENV, CHANNEL_FD.to_string());
     // SAFETY: the closure only makes async-signal-safe system calls and
-    // allocates nothing.
+    // allocates nothing. It runs after the sandbox's own (uid change
+    // included), so the parent-death signal is not reset by it.
     unsafe {
         command.pre_exec(move || {
             rustix::process::setsid()?;
-            // If the evaluator dies (Ctrl-C, kill), the contestant goes too.
+            // If the evaluator dies (Ctrl-C, kill), the program goes too.
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            close_inherited_on_exec(CHANNEL_FD + 1, last_closed)?;
+            let Some(stub_fd) = stub_fd else {
+                return Ok(());
+            };
             // SAFETY: `stub_fd` is open in this child until exec.
             let stub = BorrowedFd::borrow_raw(stub_fd);
             if stub_fd == CHANNEL_FD {
@@ -142,12 +161,12 @@ pub fn spawn(program: &Path) -> std::io::Result<Running> {
                 let mut target = ManuallyDrop::new(OwnedFd::from_raw_fd(CHANNEL_FD));
                 rustix::io::dup2(stub, &mut target)?;
             }
-            close_others_on_exec()
+            Ok(())
         });
     }
     let mut registry = active();
     let children_before = children_of(std::process::id() as i32);
-    let mut child = command.spawn()?;
+    let mut child = launch.command.spawn()?;
     registry
         .get_or_insert_with(HashSet::new)
         .insert(child.id() as i32);
@@ -164,32 +183,12 @@ pub fn spawn(program: &Path) -> std::io::Result<Running> {
     let pidfd = rustix::process::pidfd_open(pidfd, PidfdFlags::empty()).ok();
     Ok(Running {
         child,
-        channel: Some(manager),
+        launch,
+        channel: manager,
         pidfd,
         drains,
         children_before,
     })
-}
-
-/// Marks every descriptor above the channel close-on-exec, so nothing else
-/// of the evaluator's reaches the contestant. rustix has no `close_range`;
-/// the raw call's result is checked, so a kernel without it fails the
-/// start instead of silently leaking descriptors.
-fn close_others_on_exec() -> std::io::Result<()> {
-    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
-    // SAFETY: close_range takes two descriptor numbers and flags.
-    let result = unsafe {
-        libc::syscall(
-            libc::SYS_close_range,
-            (CHANNEL_FD + 1) as libc::c_uint,
-            libc::c_uint::MAX,
-            CLOSE_RANGE_CLOEXEC,
-        )
-    };
-    if result < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
@@ -217,17 +216,6 @@ fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     rx
 }
 
-/// What became of the main process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    /// It exited with this status.
-    Code(i32),
-    /// A signal ended it.
-    Signal(i32),
-    /// Still running when the evaluator killed it.
-    Killed,
-}
-
 impl Running {
     /// The manager's end of the channel (once).
     pub fn take_channel(&mut self) -> Option<OwnedFd> {
@@ -239,44 +227,62 @@ impl Running {
         self.child.id() as i32
     }
 
-    /// Waits up to `grace` for the main process to exit by itself, then
-    /// kills the contestant's whole tree and collects its output.
-    /// Returns how the main process ended and its (capped) stdout, stderr.
-    pub fn finish(mut self, grace: Duration) -> (Exit, Vec<u8>, Vec<u8>) {
-        let deadline = Instant::now() + grace;
-        let mut status: Option<ExitStatus> = None;
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(s)) => {
-                    status = Some(s);
-                    break;
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
-                Err(_) => break,
+    /// Waits until the main process has exited or `deadline` passed;
+    /// whether it exited.
+    pub fn wait_until(&self, deadline: Instant) -> bool {
+        let Some(pidfd) = &self.pidfd else {
+            return false;
+        };
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            let wait = deadline - now;
+            let timeout = rustix::event::Timespec {
+                tv_sec: wait.as_secs() as i64,
+                tv_nsec: i64::from(wait.subsec_nanos()),
+            };
+            let mut fds = [rustix::event::PollFd::new(pidfd, rustix::event::PollFlags::IN)];
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(n) if n > 0 => return true,
+                Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+                Err(_) => return false,
             }
         }
+    }
+
+    /// Waits up to `grace` for the main process to exit by itself, then
+    /// kills the run's whole tree and collects its output. Returns how the
+    /// program ended (`None`: still running when it was killed) with what it
+    /// used, and its (capped) stdout and stderr.
+    pub fn finish(mut self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
+        let deadline = Instant::now() + grace;
+        let status: Option<ExitStatus> = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(1))
+                }
+                _ => break None,
+            }
+        };
+        self.launch.kill();
         kill_tree(self.pid(), &self.children_before);
         if let Some(set) = active().as_mut() {
             set.remove(&self.pid());
         }
-        let exit = match status {
-            Some(s) => match (s.code(), s.signal()) {
-                (Some(code), _) => Exit::Code(code),
-                (None, Some(signal)) => Exit::Signal(signal),
-                _ => Exit::Killed,
-            },
-            None => {
-                let _ = self.child.wait();
-                Exit::Killed
-            }
-        };
+        if status.is_none() {
+            let _ = self.child.wait();
+        }
         let mut outputs = self
             .drains
             .iter()
             .map(|rx| rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default());
         let stdout = outputs.next().unwrap_or_default();
         let stderr = outputs.next().unwrap_or_default();
-        (exit, stdout, stderr)
+        let outcome = status.map(|s| self.launch.outcome(s, &stderr));
+        (outcome, stdout, stderr)
     }
 }
 

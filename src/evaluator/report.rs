@@ -6,15 +6,23 @@
 //! contestant cannot write escape codes or fake lines onto the organiser's
 //! terminal.
 
-use super::ContestantResult;
+use super::{ContestantResult, RunConfig};
+use crate::sandbox::LimitReport;
 use serde::Serialize;
 use std::fmt::Write;
 
 /// A whole evaluation: one entry per contestant, in the order given.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// `"bubblewrap"` or `"off"`: how contestants were confined.
+    pub sandbox: &'static str,
+    /// Each game limit with its value and how it was enforced.
+    pub limits: Vec<LimitReport>,
     /// Every contestant's games, total and rank.
     pub contestants: Vec<ContestantResult>,
+    /// Warnings about the evaluation itself (e.g. no sandbox).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// `text` with every control character (newline, escape, ...) and every
@@ -33,9 +41,28 @@ pub fn escape(text: &str) -> String {
 }
 
 impl Report {
-    /// The report as tables: each contestant's games, then the ranking.
+    /// The report of `contestants` evaluated under `config`.
+    pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
+        Report {
+            sandbox: config.launcher.name(),
+            limits: config.limit_reports(),
+            contestants,
+            warnings: config.warning.iter().cloned().collect(),
+        }
+    }
+
+    /// The report as tables: warnings, the sandbox and limits, each
+    /// contestant's games, then the ranking.
     pub fn text(&self) -> String {
         let mut out = String::new();
+        for warning in &self.warnings {
+            let _ = writeln!(out, "warning: {warning}");
+        }
+        let _ = writeln!(out, "sandbox: {}", self.sandbox);
+        for limit in &self.limits {
+            let _ = writeln!(out, "  limit {limit}");
+        }
+        out.push('\n');
         for r in &self.contestants {
             contestant_table(&mut out, r);
         }
@@ -51,16 +78,22 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
         let _ = writeln!(out, "  total: 0\n");
         return;
     }
-    let _ = writeln!(out, "  deck  score  best  status      time    reason");
+    let _ = writeln!(
+        out,
+        "  deck  score  best  status      time      cpu  memory  reason"
+    );
     for t in &r.tests {
         let _ = writeln!(
             out,
-            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {}",
+            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {:>6}  {:>6}  {}",
             t.deck,
             t.score,
             t.best_possible.map_or("-".to_string(), |b| b.to_string()),
             t.status.as_str(),
             t.seconds,
+            t.cpu_seconds.map_or("-".into(), |c| format!("{c:.3}s")),
+            t.peak_memory
+                .map_or("-".into(), |m| format!("{:.1}M", m as f64 / f64::from(1 << 20))),
             escape(t.reason.as_deref().unwrap_or(""))
         );
     }

@@ -6,14 +6,19 @@ use serde::Serialize;
 
 /// How a game ended for the contestant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     /// 20 cards placed; scored.
     Ok,
     /// A broken rule or a protocol breach: 0.
     Violation,
-    /// Over the time limit: 0.
+    /// Over the wall-time limit: 0.
     Timeout,
+    /// Over the CPU-time limit: 0.
+    CpuTime,
+    /// Over the memory limit (the kernel's OOM count in the game's cgroup):
+    /// 0.
+    Memory,
     /// Killed by a signal before the 20th placement: 0.
     Crash,
     /// Exited or closed its channel before the 20th placement: 0.
@@ -30,6 +35,8 @@ impl Status {
             Status::Ok => "ok",
             Status::Violation => "violation",
             Status::Timeout => "timeout",
+            Status::CpuTime => "cpu_time",
+            Status::Memory => "memory",
             Status::Crash => "crash",
             Status::Incomplete => "incomplete",
             Status::Error => "error",
@@ -53,6 +60,14 @@ pub struct GameResult {
     pub placements: usize,
     /// Wall-clock time of the game, in seconds.
     pub seconds: f64,
+    /// CPU time of all the game's processes, in seconds, where the sandbox
+    /// measured it (its cgroup); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
+    /// Peak memory of the game's processes, in bytes, where the sandbox
+    /// measured it; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_memory: Option<u64>,
     /// The best total any placement could reach on this deck, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_possible: Option<u8>,
@@ -78,6 +93,8 @@ impl GameResult {
             reason: Some(reason),
             placements: 0,
             seconds: 0.0,
+            cpu_seconds: None,
+            peak_memory: None,
             best_possible: None,
             stderr: String::new(),
         }

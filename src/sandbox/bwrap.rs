@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::ops::Range;
-use std::os::fd::OwnedFd;
+use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -31,8 +31,8 @@ pub const BASE_ENV: &[(&str, &str)] = &[("PATH", "/usr/bin:/bin"), ("HOME", "/tm
 pub fn probe() -> Result<PathBuf, String> {
     let candidates = std::iter::once(PathBuf::from("/usr/bin/bwrap")).chain(
         std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).map(|d| d.join("bwrap")).collect())
-            .unwrap_or_else(Vec::new),
+            .map(|p| std::env::split_paths(&p).map(|d| d.join("bwrap")).collect::<Vec<_>>())
+            .unwrap_or_default(),
     );
     let Some(bwrap) = candidates.into_iter().find(|p| p.is_file()) else {
         return Err("bubblewrap (bwrap) is not installed: install the Debian package \
@@ -242,6 +242,9 @@ impl Jail {
         let ids = self.lease.as_ref().map(|l| (l.uid, l.gid));
         let child = move || -> io::Result<()> {
             // No allocation from here on: this runs between fork and exec.
+            // Only the descriptors below the first passed one (the caller's
+            // channel) and those passed here reach bubblewrap.
+            super::close_inherited_on_exec(FIRST_PASSED_FD, RawFd::MAX)?;
             if let Some(join) = &join {
                 join.join()?;
             }

@@ -68,12 +68,14 @@
 
 mod bwrap;
 mod cgroup;
+mod fds;
 mod limits;
 mod mounts;
 mod scratch;
 mod uid;
 
 pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
+pub use fds::close_inherited_on_exec;
 pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts};

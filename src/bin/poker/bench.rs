@@ -3,7 +3,8 @@
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::{self, Status, decks};
+use poker::evaluator::report::escape;
+use poker::evaluator::{self, SandboxMode, Status, decks};
 use poker::optimum::deck_optimum;
 use rayon::prelude::*;
 use serde_json::json;
@@ -60,7 +61,7 @@ fn stats(values: &[f64]) -> (f64, f64, f64) {
 
 /// Runs `poker bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let time_limit = args.run.time_limit()?;
+    let mut config = args.run.config(SandboxMode::Auto)?;
     let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if jobs == 0 || jobs > 4 * cores {
@@ -69,8 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             4 * cores
         );
     }
-    let toolchain = args.run.toolchain()?;
-    let contestant = toolchain.prepare(&args.contestant);
+    config.jobs = jobs;
+    let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
+    if let Some(warning) = &config.warning {
+        eprintln!("poker: warning: {warning}");
+    }
+    let toolchain = args.run.toolchain(&config)?;
+    let contestant = toolchain.prepare(&supervisor, &args.contestant);
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
     let deck_list = decks::generate(args.seed, args.games as usize);
 
@@ -80,8 +86,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .expect("valid progress template"),
     );
     let start = Instant::now();
-    let results = evaluator::play_many(&program, &deck_list, time_limit, jobs, |_| bar.inc(1))
-        .context("cannot set up the evaluator")?;
+    let results = evaluator::play_many(&supervisor, &program, &deck_list, &config, |_| {
+        bar.inc(1)
+    })
+    .context("cannot run the games")?;
     let wall = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
 
@@ -109,14 +117,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "seconds_per_game": mean_time,
                 "failed": failed.len(),
                 "mean_best_possible": mean_best,
+                "sandbox": config.launcher.name(),
+                "limits": config.limit_reports(),
             })
         );
     } else {
         println!(
             "contestant: {} ({})",
-            contestant.name,
-            args.contestant.display()
+            escape(&contestant.name),
+            escape(&args.contestant.display().to_string())
         );
+        println!("sandbox:    {}", config.launcher.name());
         println!(
             "games:      {} (deck i = ContestDeck::shuffled({} + i), i = 1..={}, {jobs} at a time, {wall:.1} s)",
             args.games, args.seed, args.games
@@ -137,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "            deck {}: {} {}",
                 r.deck,
                 r.status.as_str(),
-                r.reason.as_deref().unwrap_or("")
+                escape(r.reason.as_deref().unwrap_or(""))
             );
         }
     }

@@ -4,7 +4,7 @@ use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use poker::evaluator::report::{Report, escape};
-use poker::evaluator::{self, decks};
+use poker::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -43,7 +43,13 @@ pub struct Args {
 
 /// Runs `poker eval`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let time_limit = args.run.time_limit()?;
+    // A real contest (secret decks) is sandboxed unless told otherwise.
+    let default_mode = match args.decks {
+        Some(_) => SandboxMode::On,
+        None => SandboxMode::Auto,
+    };
+    let config = args.run.config(default_mode)?;
+    let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     let decks = match &args.decks {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => decks::builtin(),
@@ -53,8 +59,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.contestants.clone()
     };
-    let toolchain = args.run.toolchain()?;
-    let mut contestants: Vec<_> = paths.iter().map(|p| toolchain.prepare(p)).collect();
+    if let Some(warning) = &config.warning {
+        eprintln!("poker: warning: {warning}");
+    }
+    let toolchain = args.run.toolchain(&config)?;
+    let mut contestants: Vec<_> = paths
+        .iter()
+        .map(|p| toolchain.prepare(&supervisor, p))
+        .collect();
     // Two contestants with one file name are told apart by their paths.
     let names: Vec<String> = contestants.iter().map(|c| c.name.clone()).collect();
     for c in contestants.iter_mut() {
@@ -77,16 +89,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
             .expect("valid progress template"),
     );
-    let results = evaluator::evaluate(&contestants, &decks, time_limit, |contestant, game| {
+    let on_game = |contestant: &Contestant, game: &GameResult| {
         bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
         bar.inc(1);
-    })
-    .context("cannot set up the evaluator")?;
+    };
+    let results = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
+        .context("cannot run the evaluation")?;
     bar.finish_and_clear();
 
-    let report = Report {
-        contestants: results,
-    };
+    let report = Report::new(results, &config);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -1,0 +1,78 @@
+//! The run configuration: how every program of one evaluation is started
+//! and limited.
+
+use super::launcher::{Launcher, SandboxMode};
+use crate::sandbox::{LimitReport, Limits};
+use std::time::Duration;
+
+/// How one evaluation (or benchmark) runs its programs.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Plain processes or the sandbox.
+    pub launcher: Launcher,
+    /// The limits of each game.
+    pub limits: Limits,
+    /// The limits of each compilation of a contestant's source.
+    pub compile_limits: Limits,
+    /// Games played at once (`poker bench`); `poker eval` plays one at a
+    /// time so that timing is fair.
+    pub jobs: usize,
+    /// Set when the sandbox was asked for as `auto` and is not available.
+    pub warning: Option<String>,
+}
+
+/// The default time limit of a compilation.
+pub const DEFAULT_COMPILE_TIME: Duration = Duration::from_secs(30);
+
+/// The default limits of a compilation: 30 s, 1 GiB of memory, 64
+/// processes, 256 MiB of temporary files, 256 open files.
+pub fn default_compile_limits() -> Limits {
+    Limits {
+        wall: DEFAULT_COMPILE_TIME,
+        cpu: DEFAULT_COMPILE_TIME,
+        memory: 1 << 30,
+        processes: 64,
+        tmp_size: 256 << 20,
+        open_files: 256,
+    }
+}
+
+impl RunConfig {
+    /// A configuration for `mode` with the given limits, one game at a time.
+    /// Errors: the sandbox was asked for (`On`) and cannot run here.
+    pub fn new(
+        mode: SandboxMode,
+        limits: Limits,
+        compile_limits: Limits,
+    ) -> Result<RunConfig, String> {
+        let (launcher, warning) = Launcher::choose(mode)?;
+        Ok(RunConfig {
+            launcher,
+            limits,
+            compile_limits,
+            jobs: 1,
+            warning,
+        })
+    }
+
+    /// Plain processes with the default limits and `time_limit` of wall
+    /// and CPU time per game: what a program of the organiser's own trusts.
+    pub fn unconfined(time_limit: Duration) -> RunConfig {
+        RunConfig {
+            launcher: Launcher::Plain,
+            limits: Limits {
+                wall: time_limit,
+                cpu: time_limit,
+                ..Limits::default()
+            },
+            compile_limits: default_compile_limits(),
+            jobs: 1,
+            warning: None,
+        }
+    }
+
+    /// Each game limit with its value and how it is enforced.
+    pub fn limit_reports(&self) -> Vec<LimitReport> {
+        self.launcher.limit_reports(&self.limits)
+    }
+}

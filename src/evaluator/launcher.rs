@@ -1,0 +1,226 @@
+//! How the evaluator starts a program (a contestant's game or a
+//! compilation): the run configuration, and the two launchers behind
+//! [`super::play`] and the toolchain, plain processes or the bubblewrap
+//! sandbox ([`crate::sandbox`]).
+
+use crate::sandbox::{self, Ending, Jail, LimitReport, Limits, Mounts, Outcome, Usage};
+use std::ffi::OsString;
+use std::ops::Range;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus};
+
+/// The `--sandbox` choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SandboxMode {
+    /// Every program runs in the sandbox; no bubblewrap is an error.
+    On,
+    /// Programs run as plain processes of the evaluator's user.
+    Off,
+    /// On when bubblewrap works here, else off with a warning.
+    Auto,
+}
+
+/// One program to run, described alike for both launchers: host paths are
+/// also its paths inside the sandbox.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Program {
+    /// The executable.
+    pub path: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Variables added to its environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// Files it reads (its executable included): bound read-only at the same
+    /// path in the sandbox.
+    pub files: Vec<PathBuf>,
+    /// A folder it may write (a compiler's output): bound read-write at the
+    /// same path in the sandbox.
+    pub output_dir: Option<PathBuf>,
+}
+
+/// How programs of one evaluation are started.
+#[derive(Clone, Debug)]
+pub enum Launcher {
+    /// Plain processes of the evaluator's user, limited by per-process
+    /// rlimits (CPU time, open files) and the wall-clock timer only.
+    Plain,
+    /// The bubblewrap sandbox: namespaces, a uid of its own per run, a
+    /// cgroup, a private `/tmp`.
+    Bubblewrap {
+        /// The `bwrap` executable.
+        bwrap: PathBuf,
+        /// The uids leased to runs.
+        uid_range: Range<u32>,
+    },
+}
+
+impl Launcher {
+    /// The launcher `mode` asks for: `Ok((launcher, warning))`, the warning
+    /// set when `Auto` fell back to plain processes; an error message when
+    /// `On` cannot be had.
+    pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
+        let bubblewrap = |bwrap| Launcher::Bubblewrap {
+            bwrap,
+            uid_range: sandbox::DEFAULT_UID_RANGE,
+        };
+        match (mode, mode != SandboxMode::Off) {
+            (SandboxMode::Off, _) | (_, false) => Ok((Launcher::Plain, None)),
+            (SandboxMode::On, true) => sandbox::probe()
+                .map(|bwrap| (bubblewrap(bwrap), None))
+                .map_err(|why| {
+                    format!("the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined")
+                }),
+            (SandboxMode::Auto, true) => Ok(match sandbox::probe() {
+                Ok(bwrap) => (bubblewrap(bwrap), None),
+                Err(why) => (
+                    Launcher::Plain,
+                    Some(format!("no sandbox: contestants run unconfined ({why})")),
+                ),
+            }),
+        }
+    }
+
+    /// `"bubblewrap"` or `"off"`, as reports name the sandbox.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Launcher::Plain => "off",
+            Launcher::Bubblewrap { .. } => "bubblewrap",
+        }
+    }
+
+    /// Each of `limits` with how this launcher enforces it.
+    pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
+        match self {
+            Launcher::Plain => plain_limit_reports(limits),
+            Launcher::Bubblewrap { bwrap, uid_range } => {
+                match Jail::new(bwrap, limits, &Mounts::default(), uid_range.clone()) {
+                    Ok(jail) => jail.limit_reports(),
+                    Err(_) => plain_limit_reports(limits),
+                }
+            }
+        }
+    }
+
+    /// Prepares one run of `program` under `limits`: the command to spawn
+    /// (stdio and the channel are the caller's), and the handle that reads
+    /// how it ended.
+    pub fn prepare(&self, program: &Program, limits: &Limits) -> std::io::Result<Launch> {
+        match self {
+            Launcher::Plain => Ok(Launch {
+                command: plain_command(program, limits),
+                jail: None,
+            }),
+            Launcher::Bubblewrap { bwrap, uid_range } => {
+                let mut mounts = Mounts::default();
+                for file in &program.files {
+                    mounts.ro_binds.push((file.clone(), file.clone()));
+                }
+                if let Some(dir) = &program.output_dir {
+                    mounts.rw_binds.push((dir.clone(), dir.clone()));
+                }
+                let jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                let command = jail.command(&program.path, &program.args, &program.env);
+                Ok(Launch {
+                    command,
+                    jail: Some(jail),
+                })
+            }
+        }
+    }
+}
+
+/// One prepared run.
+#[derive(Debug)]
+pub struct Launch {
+    /// The command to spawn once.
+    pub command: Command,
+    jail: Option<Jail>,
+}
+
+impl Launch {
+    /// Whether the command already marks every inherited descriptor
+    /// close-on-exec itself (the sandbox does, before it passes its own).
+    pub fn closes_inherited_fds(&self) -> bool {
+        self.jail.is_some()
+    }
+
+    /// Kills every process of the run that the caller cannot reach itself
+    /// (those in the sandbox's cgroup).
+    pub fn kill(&self) {
+        if let Some(jail) = &self.jail {
+            jail.kill();
+        }
+    }
+
+    /// How the run ended, from the spawned process's `status` and what it
+    /// wrote to stderr (where bubblewrap's own errors go).
+    pub fn outcome(&self, status: ExitStatus, stderr: &[u8]) -> Outcome {
+        match &self.jail {
+            Some(jail) => jail.outcome(status, stderr),
+            None => Outcome {
+                ending: match (status.code(), status.signal()) {
+                    (Some(code), _) => Ending::Exited(code),
+                    (None, Some(signal)) => Ending::Signaled(signal),
+                    _ => Ending::FailedToStart(format!("ended with {status}")),
+                },
+                usage: Usage::default(),
+            },
+        }
+    }
+}
+
+/// A plain process: the evaluator's environment without `POKER_*`
+/// variables, plus the program's; CPU-time, open-file and core rlimits.
+fn plain_command(program: &Program, limits: &Limits) -> Command {
+    let mut command = Command::new(&program.path);
+    command.args(&program.args);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("POKER_") {
+            command.env_remove(key);
+        }
+    }
+    command.envs(program.env.iter().map(|(k, v)| (k, v)));
+    let cpu = limits.cpu_seconds();
+    let open_files = u64::from(limits.open_files);
+    // SAFETY: only setrlimit system calls, nothing allocated.
+    unsafe {
+        command.pre_exec(move || {
+            use rustix::process::{Resource, Rlimit, setrlimit};
+            let limit = |soft, hard| Rlimit {
+                current: Some(soft),
+                maximum: Some(hard),
+            };
+            setrlimit(Resource::Cpu, limit(cpu, cpu + 1))?;
+            setrlimit(Resource::Nofile, limit(open_files, open_files))?;
+            setrlimit(Resource::Core, limit(0, 0))?;
+            Ok(())
+        });
+    }
+    command
+}
+
+fn plain_limit_reports(limits: &Limits) -> Vec<LimitReport> {
+    use sandbox::{Enforcement, RlimitScope};
+    let process = Enforcement::Rlimit {
+        scope: RlimitScope::Process,
+    };
+    let off = || Enforcement::NotEnforced {
+        reason: "sandbox off".into(),
+    };
+    let report = |name, value: u64, unit, enforcement| LimitReport {
+        name,
+        value,
+        unit,
+        enforcement,
+    };
+    vec![
+        report("wall", limits.wall.as_millis() as u64, "ms", Enforcement::Timer),
+        report("cpu", limits.cpu.as_millis() as u64, "ms", process.clone()),
+        report("memory", limits.memory, "bytes", off()),
+        report("processes", limits.processes.into(), "count", off()),
+        report("tmp_size", limits.tmp_size, "bytes", off()),
+        report("open_files", limits.open_files.into(), "count", process),
+    ]
+}
+
