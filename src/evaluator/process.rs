@@ -12,7 +12,7 @@
 //! while games are played.
 
 use super::launcher::Launch;
-use crate::sandbox::{FIRST_PASSED_FD, Outcome, close_inherited_on_exec};
+use crate::sandbox::{Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
 use std::collections::HashSet;
 use std::io::Read;
@@ -128,12 +128,9 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
         false => (None, None),
     };
     let stub_fd = stub.as_ref().map(|fd| fd.as_raw_fd());
-    // The sandbox already marked the descriptors from its first passed one
-    // up; below it, this closure does.
-    let last_closed = match launch.closes_inherited_fds() {
-        true => FIRST_PASSED_FD - 1,
-        false => RawFd::MAX,
-    };
+    // The sandbox marks every inherited descriptor itself, before it
+    // passes its own; a plain process needs it here.
+    let close_inherited = !launch.closes_inherited_fds();
     let command = &mut launch.command;
     command
         .stdin(Stdio::null())
@@ -147,7 +144,9 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
             rustix::process::setsid()?;
             // If the evaluator dies (Ctrl-C, kill), the program goes too.
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            close_inherited_on_exec(CHANNEL_FD + 1, last_closed)?;
+            if close_inherited {
+                close_inherited_on_exec(CHANNEL_FD + 1, RawFd::MAX)?;
+            }
             let Some(stub_fd) = stub_fd else {
                 return Ok(());
             };

@@ -31,13 +31,19 @@ pub const BASE_ENV: &[(&str, &str)] = &[("PATH", "/usr/bin:/bin"), ("HOME", "/tm
 pub fn probe() -> Result<PathBuf, String> {
     let candidates = std::iter::once(PathBuf::from("/usr/bin/bwrap")).chain(
         std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).map(|d| d.join("bwrap")).collect::<Vec<_>>())
+            .map(|p| {
+                std::env::split_paths(&p)
+                    .map(|d| d.join("bwrap"))
+                    .collect::<Vec<_>>()
+            })
             .unwrap_or_default(),
     );
     let Some(bwrap) = candidates.into_iter().find(|p| p.is_file()) else {
-        return Err("bubblewrap (bwrap) is not installed: install the Debian package \
+        return Err(
+            "bubblewrap (bwrap) is not installed: install the Debian package \
                     `bubblewrap` (apt-get install bubblewrap)"
-            .into());
+                .into(),
+        );
     };
     let fail = |what: String| {
         format!(
@@ -163,6 +169,10 @@ impl Jail {
         ]);
         args.extend(prepared.args);
         args.extend([
+            "--remount-ro".into(),
+            "/".into(),
+            "--remount-ro".into(),
+            "/dev".into(),
             "--chdir".into(),
             "/tmp".into(),
             "--json-status-fd".into(),
@@ -217,8 +227,13 @@ impl Jail {
     /// Before bubblewrap starts, in the child: joins the game's cgroup, sets
     /// the rlimits, drops supplementary groups and changes to the leased
     /// gid and uid. The caller adds stdio and its own `pre_exec` (which runs
-    /// after these, as the game's uid) and spawns it once. Descriptors it
-    /// leaves open without close-on-exec, below 10, reach the program.
+    /// after these, as the game's uid) and spawns it once.
+    ///
+    /// Descriptors: every one from 3 up is made close-on-exec first, so a
+    /// descriptor reaches the program only when the caller's own `pre_exec`
+    /// puts it in place with `dup2` (which clears close-on-exec), e.g. its
+    /// channel on fd 3; it must be below 10 ([`FIRST_PASSED_FD`]), where the
+    /// jail's own descriptors for bubblewrap start.
     pub fn command(
         &self,
         program: &Path,
@@ -242,9 +257,10 @@ impl Jail {
         let ids = self.lease.as_ref().map(|l| (l.uid, l.gid));
         let child = move || -> io::Result<()> {
             // No allocation from here on: this runs between fork and exec.
-            // Only the descriptors below the first passed one (the caller's
-            // channel) and those passed here reach bubblewrap.
-            super::close_inherited_on_exec(FIRST_PASSED_FD, RawFd::MAX)?;
+            // Only what is passed on purpose from here on reaches bubblewrap:
+            // the descriptors below, and the caller's channel, which its own
+            // pre_exec puts in place with dup2 afterwards.
+            super::close_inherited_on_exec(3, RawFd::MAX)?;
             if let Some(join) = &join {
                 join.join()?;
             }
@@ -269,8 +285,8 @@ impl Jail {
             }
             Ok(())
         };
-        // SAFETY: the closure only makes system calls (write, lseek, fcntl,
-        // prlimit, setgroups, setresgid, setresuid) on memory allocated
+        // SAFETY: the closure only makes system calls (close_range, write,
+        // lseek, fcntl, prlimit, setgroups, setresgid, setresuid) on memory allocated
         // before the fork; it allocates nothing and takes no lock.
         unsafe { cmd.pre_exec(child) };
         cmd
@@ -320,8 +336,14 @@ impl Jail {
             129..=192 => Ending::Signaled((code - 128) as i32),
             _ => Ending::Exited(code as i32),
         };
-        let ending = match (field("child-pid"), field("exit-code")) {
-            (None, _) => {
+        // bubblewrap writes "exit-code" only when the program ran; without
+        // it, a bubblewrap that exited by itself failed to set the jail up,
+        // and one killed by a signal was killed by the evaluator or the
+        // kernel (its program with it).
+        let ending = match (field("exit-code"), bwrap_status.signal()) {
+            (Some(code), _) => decode(code),
+            (None, Some(sig)) => Ending::Signaled(sig),
+            (None, None) => {
                 let text = String::from_utf8_lossy(stderr);
                 let message = text
                     .lines()
@@ -331,12 +353,6 @@ impl Jail {
                     .unwrap_or_else(|| format!("bubblewrap ended with {bwrap_status}"));
                 Ending::FailedToStart(message)
             }
-            (Some(_), Some(code)) => decode(code),
-            (Some(_), None) => match (bwrap_status.signal(), bwrap_status.code()) {
-                (Some(sig), _) => Ending::Signaled(sig),
-                (_, Some(code)) => decode(code.into()),
-                _ => Ending::FailedToStart(format!("bubblewrap ended with {bwrap_status}")),
-            },
         };
         let usage = match &self.cgroup {
             Some(cg) => Usage {

@@ -19,15 +19,20 @@
 //!   (writing past it fails with `ENOSPC`), gone after the game;
 //! - see its own processes in `/proc` (pid 1 is bubblewrap's init), the
 //!   host's `/proc/cpuinfo`, `/proc/meminfo` and kernel version, and a
-//!   minimal `/dev` (`null`, `zero`, `full`, `random`, `urandom`, `tty`);
+//!   minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
+//!   `tty`, a private `pts`; `/dev/shm` is read-only, so POSIX shared
+//!   memory and named semaphores are unavailable);
+//! - make any system call the kernel allows an unprivileged user in a user
+//!   namespace of its own: there is no seccomp filter, so a kernel bug
+//!   remains the way out;
 //! - use the descriptors the evaluator passes (its channel on fd 3).
 //!
 //! It **cannot**:
 //! - see other files of the host (`/root`, `/home`, the host's `/tmp`,
 //!   the rest of `/etc`), other games, or the evaluator's processes;
 //! - reach any network: it has only a loopback interface of its own;
-//! - write outside `/tmp`; signal, trace or see processes outside its pid
-//!   namespace; use System V IPC or abstract sockets of others (ipc and
+//! - write outside `/tmp` (`/` and `/dev` are remounted read-only);
+//!   signal, trace or see processes outside its pid namespace; use System V IPC or abstract sockets of others (ipc and
 //!   network namespaces); create user namespaces (`--disable-userns`);
 //!   gain capabilities (none, and no-new-privileges) or a controlling
 //!   terminal (`--new-session`);

@@ -1,0 +1,78 @@
+//! What the jail costs per game, part by part: starting `/bin/true` under
+//! bubblewrap (uid change, cgroup join, namespaces, mounts) against a plain
+//! spawn, leasing a uid, and creating plus removing a cgroup.
+//!
+//! Spawns are timed by the wall clock (the work is in child processes); the
+//! lease and the cgroup by this thread's CPU clock, which is where their
+//! work is (system calls of this thread).
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use poker::sandbox::{DEFAULT_UID_RANGE, GameCgroup, Jail, Limits, Mounts, UidLease, probe};
+
+fn spawns(c: &mut Criterion) {
+    let bwrap = probe().unwrap_or_else(|e| panic!("{e}"));
+    let limits = Limits::default();
+    let mut group = c.benchmark_group("spawn");
+    group.sample_size(20);
+    group.bench_function("plain /bin/true", |b| {
+        b.iter(|| {
+            let status = Command::new("/bin/true").status().unwrap();
+            assert!(status.success());
+        })
+    });
+    group.bench_function("jail: new + /bin/true + drop", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                let jail =
+                    Jail::new(&bwrap, &limits, &Mounts::default(), DEFAULT_UID_RANGE).unwrap();
+                let out = jail
+                    .command(Path::new("/bin/true"), &[], &[])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .unwrap();
+                assert!(out.status.success());
+            }
+            start.elapsed()
+        })
+    });
+    group.finish();
+}
+
+fn thread_cpu(iters: u64, mut f: impl FnMut()) -> Duration {
+    let start = common::thread_cpu_time();
+    for _ in 0..iters {
+        f();
+    }
+    common::thread_cpu_time() - start
+}
+
+fn parts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parts");
+    group.sample_size(20);
+    group.bench_function("uid lease acquire + release", |b| {
+        b.iter_custom(|iters| thread_cpu(iters, || drop(UidLease::acquire(DEFAULT_UID_RANGE))))
+    });
+    let limits = Limits::default();
+    group.bench_function("cgroup create + drop", |b| {
+        b.iter_custom(|iters| thread_cpu(iters, || drop(GameCgroup::create(&limits).unwrap())))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    targets = spawns, parts
+}
+criterion_main!(benches);
