@@ -5,7 +5,7 @@
 mod common;
 use poker::contest::{Board, ContestDeck};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
@@ -52,10 +52,18 @@ fn contestant(name: &str) -> String {
         .to_string()
 }
 
-/// Evaluates one contestant on the one-deck file; returns its single test.
+/// Evaluates one contestant on the one-deck file (in the sandbox, the
+/// default with --decks); returns its single test.
 fn single_game(path: &str, time_limit: &str) -> Value {
+    single_game_in("on", path, time_limit)
+}
+
+/// As [`single_game`], with `--sandbox MODE`.
+fn single_game_in(mode: &str, path: &str, time_limit: &str) -> Value {
     let deck = one_deck_file();
     let json = eval(&[
+        "--sandbox",
+        mode,
         "--decks",
         deck.to_str().unwrap(),
         "--time-limit",
@@ -258,10 +266,11 @@ fn write_source(name: &str, source: &str) -> String {
     path.display().to_string()
 }
 
-/// A contestant whose grandchild escapes into a new session, records its
-/// pid in `pidfile`, holds every inherited descriptor and sleeps; the
+/// A contestant whose grandchild escapes into a new session, holds every
+/// inherited descriptor and sleeps as `/bin/sleep 999.<marker>` (so the
+/// test can find it from outside, whatever pid namespace it is in); the
 /// contestant then plays `placements` cards and exits.
-fn forking_source(pidfile: &Path, placements: u32) -> String {
+fn forking_source(marker: u64, placements: u32) -> String {
     format!(
         r#"#include <stdio.h>
 #include <stdlib.h>
@@ -273,74 +282,107 @@ int main(void) {{
     pid_t child = fork();
     if (child == 0) {{
         if (fork() == 0) {{
-            FILE *f;
             setsid();
-            f = fopen("{pidfile}", "w");
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-            for (;;) sleep(1);
+            execl("/bin/sleep", "sleep", "999.{marker}", (char *)0);
+            _exit(1);
         }}
         _exit(0);
     }}
     waitpid(child, 0, 0);
-    while (access("{pidfile}", F_OK) != 0) usleep(1000);
-    usleep(20000);
+    usleep(200000);
     p_startgame();
     for (i = 0; i < {placements}; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
     return 0;
 }}
-"#,
-        pidfile = pidfile.display()
+"#
     )
 }
 
-fn escaped_pid(pidfile: &Path) -> i32 {
-    std::fs::read_to_string(pidfile)
-        .expect("the grandchild wrote its pid")
-        .trim()
-        .parse()
+/// A number unlikely to be in any other process's command line.
+fn marker() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
         .unwrap()
+        .as_nanos();
+    (nanos as u64 ^ u64::from(std::process::id()) << 32) % 1_000_000_000_000
+}
+
+/// Live processes whose command line holds `999.<marker>` or whose name
+/// is `pk<marker>`, seen from here.
+fn marked_processes(marker: u64) -> Vec<i32> {
+    let needle = format!("999.{marker}");
+    let name = format!("pk{marker}\n");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            (String::from_utf8_lossy(&cmdline).contains(&needle) || comm == name) && alive(*pid)
+        })
+        .collect()
 }
 
 #[test]
 fn a_daemonised_grandchild_is_killed_and_an_early_exit_is_reported_at_once() {
-    let pidfile = common::scratch("eval").join("escaped_early.pid");
-    let _ = std::fs::remove_file(&pidfile);
-    let source = write_source("fork_early.c", &forking_source(&pidfile, 3));
-    let start = Instant::now();
-    let test = single_game(&source, "5");
-    // The grandchild still holds the channel and the pipes, yet the exit of
-    // the main process is seen at once, long before the 5 s limit.
-    assert!(
-        start.elapsed().as_secs_f64() < 3.0,
-        "took {:?}",
-        start.elapsed()
-    );
-    assert_zero(
-        &test,
-        "incomplete",
-        "exited with status 0 after 3 placements",
-    );
-    let pid = escaped_pid(&pidfile);
-    assert!(!alive(pid), "grandchild {pid} survived the game");
+    for mode in ["on", "off"] {
+        let marker = marker();
+        let source = write_source(&format!("fork_early_{mode}.c"), &forking_source(marker, 3));
+        let start = Instant::now();
+        let test = single_game_in(mode, &source, "5");
+        // The grandchild still holds the channel and the pipes, yet the exit
+        // of the main process is seen at once, long before the 5 s limit.
+        assert!(
+            start.elapsed().as_secs_f64() < 3.0,
+            "{mode}: took {:?}",
+            start.elapsed()
+        );
+        assert_zero(
+            &test,
+            "incomplete",
+            "exited with status 0 after 3 placements",
+        );
+        let left = marked_processes(marker);
+        assert!(
+            left.is_empty(),
+            "{mode}: grandchild {left:?} survived the game"
+        );
+    }
 }
 
 #[test]
 fn a_finished_game_stays_scored_and_leaves_no_process_behind() {
-    let pidfile = common::scratch("eval").join("escaped_full.pid");
-    let _ = std::fs::remove_file(&pidfile);
-    let source = write_source("fork_full.c", &forking_source(&pidfile, 20));
-    let test = single_game(&source, "5");
-    assert_eq!(test["status"], "ok", "{test}");
-    assert_eq!(test["score"], 11);
-    let pid = escaped_pid(&pidfile);
-    assert!(!alive(pid), "grandchild {pid} survived the game");
+    for mode in ["on", "off"] {
+        let marker = marker();
+        let source = write_source(&format!("fork_full_{mode}.c"), &forking_source(marker, 20));
+        let test = single_game_in(mode, &source, "5");
+        assert_eq!(test["status"], "ok", "{mode}: {test}");
+        assert_eq!(test["score"], 11);
+        let left = marked_processes(marker);
+        assert!(
+            left.is_empty(),
+            "{mode}: grandchild {left:?} survived the game"
+        );
+    }
 }
 
 #[test]
 fn a_snooping_contestant_finds_no_deck_in_its_environment_arguments_or_descriptors() {
+    // Unconfined, it writes what it found to a file; in the sandbox, where
+    // it can write no file of ours, to its stderr (which the report keeps).
+    for mode in ["off", "on"] {
+        snoop(mode);
+    }
+}
+
+fn snoop(mode: &str) {
     let dump = common::scratch("eval").join("snoop.txt");
     let _ = std::fs::remove_file(&dump);
+    let open_dump = match mode {
+        "off" => format!("fopen(\"{}\", \"w\")", dump.display()),
+        _ => "stderr".to_string(),
+    };
     let source = format!(
         r#"#include <dirent.h>
 #include <fcntl.h>
@@ -356,7 +398,7 @@ static void copy_file(FILE *out, const char *path) {{
     fclose(in);
 }}
 int main(int argc, char **argv) {{
-    FILE *out = fopen("{dump}", "w");
+    FILE *out = {open_dump};
     char **e; int i, v, c; DIR *d; struct dirent *ent;
     for (i = 0; i < argc; i++) fprintf(out, "arg %s\n", argv[i]);
     for (e = environ; *e; e++) fprintf(out, "env %s\n", *e);
@@ -365,7 +407,7 @@ int main(int argc, char **argv) {{
     d = opendir("/proc/self/fd");
     while ((ent = readdir(d)) != NULL) {{
         char buf[4096]; ssize_t n; int fd = atoi(ent->d_name);
-        if (ent->d_name[0] == '.' || fd == dirfd(d) || fd == fileno(out)) continue;
+        if (ent->d_name[0] == '.' || fd == dirfd(d) || (fd > 2 && fd == fileno(out))) continue;
         fprintf(out, "fd %d\n", fd);
         if (fd <= 2) continue;
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -374,19 +416,25 @@ int main(int argc, char **argv) {{
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     }}
     closedir(d);
-    fclose(out);
+    fflush(out);
     p_startgame();
     for (i = 0; i < 20; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
     return 0;
 }}
-"#,
-        dump = dump.display()
+"#
     );
-    let test = single_game(&write_source("snoop.c", &source), "5");
+    let test = single_game_in(
+        mode,
+        &write_source(&format!("snoop_{mode}.c"), &source),
+        "5",
+    );
     // It still plays a normal game (the channel was not disturbed).
     assert_eq!(test["status"], "ok", "{test}");
     assert_eq!(test["score"], 11);
-    let found = std::fs::read_to_string(&dump).unwrap();
+    let found = match mode {
+        "off" => std::fs::read_to_string(&dump).unwrap(),
+        _ => test["stderr"].as_str().unwrap_or("").to_string(),
+    };
     let deck = ContestDeck::parse(
         "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
     )
@@ -627,40 +675,49 @@ fn parallel_games_never_kill_each_others_processes() {
 
 #[test]
 fn killing_the_evaluator_kills_the_running_contestant() {
-    let pidfile = common::scratch("eval").join("orphan.pid");
-    let _ = std::fs::remove_file(&pidfile);
-    let source = write_source(
-        "sleeper.c",
-        &format!(
-            "#include <stdio.h>\n#include <unistd.h>\n#include \"poker.h\"\nint main(void) {{\n    FILE *f = fopen(\"{}\", \"w\");\n    fprintf(f, \"%d\\n\", (int)getpid());\n    fclose(f);\n    p_startgame();\n    for (;;) sleep(1);\n}}\n",
-            pidfile.display()
-        ),
-    );
-    let deck = one_deck_file();
-    let mut evaluator = Command::new(env!("CARGO_BIN_EXE_poker"))
-        .args(["eval", "--time-limit", "60", "--lib-dir"])
-        .arg(common::lib_dir())
-        .arg("--decks")
-        .arg(&deck)
-        .arg(&source)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while !pidfile.exists() && start.elapsed().as_secs() < 20 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
+    for mode in ["on", "off"] {
+        let marker = marker();
+        // It names itself pk<marker>; in the sandbox it also forks a child
+        // of that name (unconfined, only the contestant itself is bound to
+        // die with the evaluator: its children are the sandbox's to kill).
+        let fork = match mode {
+            "on" => "fork();",
+            _ => "",
+        };
+        let source = write_source(
+            &format!("sleeper_{mode}.c"),
+            &format!(
+                "#include <unistd.h>\n#include <sys/prctl.h>\n#include \"poker.h\"\nint main(void) {{\n    prctl(PR_SET_NAME, \"pk{marker}\", 0, 0, 0);\n    {fork}\n    p_startgame();\n    for (;;) sleep(1);\n}}\n"
+            ),
+        );
+        let deck = one_deck_file();
+        let mut evaluator = Command::new(env!("CARGO_BIN_EXE_poker"))
+            .args(["eval", "--sandbox", mode, "--time-limit", "60", "--lib-dir"])
+            .arg(common::lib_dir())
+            .arg("--decks")
+            .arg(&deck)
+            .arg(&source)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while marked_processes(marker).is_empty() && start.elapsed().as_secs() < 20 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            !marked_processes(marker).is_empty(),
+            "{mode}: the game never started"
+        );
+        evaluator.kill().unwrap();
+        evaluator.wait().unwrap();
+        let start = Instant::now();
+        while !marked_processes(marker).is_empty() && start.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let left = marked_processes(marker);
+        assert!(left.is_empty(), "{mode}: {left:?} outlived the evaluator");
     }
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    let pid = escaped_pid(&pidfile);
-    assert!(alive(pid));
-    evaluator.kill().unwrap();
-    evaluator.wait().unwrap();
-    let start = Instant::now();
-    while alive(pid) && start.elapsed().as_secs() < 5 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(!alive(pid), "contestant {pid} outlived the evaluator");
 }
 
 #[test]

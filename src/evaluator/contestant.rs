@@ -152,7 +152,12 @@ impl Toolchain {
         program.output_dir = Some(dir.to_path_buf());
         *record = std::iter::once(&program.path)
             .map(|p| p.display().to_string())
-            .chain(program.args.iter().map(|a| a.to_string_lossy().into_owned()))
+            .chain(
+                program
+                    .args
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned()),
+            )
             .collect();
         let limits = &self.config.compile_limits;
         let launch = self
@@ -237,7 +242,12 @@ impl Toolchain {
             "-lm".into(),
         ];
         Ok(Program {
-            files: vec![compiler.clone(), source.to_path_buf(), header, self.libpoker()],
+            files: vec![
+                compiler.clone(),
+                source.to_path_buf(),
+                header,
+                self.libpoker(),
+            ],
             path: compiler,
             args,
             ..Program::default()

@@ -215,7 +215,12 @@ fn plain_limit_reports(limits: &Limits) -> Vec<LimitReport> {
         enforcement,
     };
     vec![
-        report("wall", limits.wall.as_millis() as u64, "ms", Enforcement::Timer),
+        report(
+            "wall",
+            limits.wall.as_millis() as u64,
+            "ms",
+            Enforcement::Timer,
+        ),
         report("cpu", limits.cpu.as_millis() as u64, "ms", process.clone()),
         report("memory", limits.memory, "bytes", off()),
         report("processes", limits.processes.into(), "count", off()),
@@ -223,4 +228,3 @@ fn plain_limit_reports(limits: &Limits) -> Vec<LimitReport> {
         report("open_files", limits.open_files.into(), "count", process),
     ]
 }
-

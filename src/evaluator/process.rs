@@ -242,7 +242,10 @@ impl Running {
                 tv_sec: wait.as_secs() as i64,
                 tv_nsec: i64::from(wait.subsec_nanos()),
             };
-            let mut fds = [rustix::event::PollFd::new(pidfd, rustix::event::PollFlags::IN)];
+            let mut fds = [rustix::event::PollFd::new(
+                pidfd,
+                rustix::event::PollFlags::IN,
+            )];
             match rustix::event::poll(&mut fds, Some(&timeout)) {
                 Ok(n) if n > 0 => return true,
                 Ok(_) | Err(rustix::io::Errno::INTR) => continue,

@@ -92,8 +92,10 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
             t.status.as_str(),
             t.seconds,
             t.cpu_seconds.map_or("-".into(), |c| format!("{c:.3}s")),
-            t.peak_memory
-                .map_or("-".into(), |m| format!("{:.1}M", m as f64 / f64::from(1 << 20))),
+            t.peak_memory.map_or("-".into(), |m| format!(
+                "{:.1}M",
+                m as f64 / f64::from(1 << 20)
+            )),
             escape(t.reason.as_deref().unwrap_or(""))
         );
     }

@@ -80,8 +80,8 @@ mod scratch;
 mod uid;
 
 pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
-pub use fds::close_inherited_on_exec;
 pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
+pub use fds::close_inherited_on_exec;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts};
 pub use scratch::private_dir;

@@ -86,10 +86,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .expect("valid progress template"),
     );
     let start = Instant::now();
-    let results = evaluator::play_many(&supervisor, &program, &deck_list, &config, |_| {
-        bar.inc(1)
-    })
-    .context("cannot run the games")?;
+    let results = evaluator::play_many(&supervisor, &program, &deck_list, &config, |_| bar.inc(1))
+        .context("cannot run the games")?;
     let wall = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
 
