@@ -95,12 +95,16 @@ pub fn stderr(output: &Output) -> String {
 
 /// Whether `tool` runs (`tool <version_arg>` succeeds). If not, says on the
 /// real stderr (the test harness does not capture it) that `what` is
-/// skipped and what to install (`hint`).
+/// skipped and what to install (`hint`); under CI (`CI=true`), where
+/// `.ci/run` installs every tool, a missing one fails the test instead.
 pub fn tool_or_skip(tool: &str, version_arg: &str, what: &str, hint: &str) -> bool {
     let ok = Command::new(tool)
         .arg(version_arg)
         .output()
         .is_ok_and(|o| o.status.success());
+    if !ok && std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{what}: `{tool}` is not installed ({hint}), and CI must run it");
+    }
     if !ok {
         let _ = writeln!(
             std::io::stderr(),
