@@ -68,11 +68,41 @@ fn parts(c: &mut Criterion) {
     group.finish();
 }
 
+/// One whole game of c_examples/roundrobin.c through `evaluator::play`,
+/// unconfined and in the sandbox: spawn, 20 placements, teardown.
+fn games(c: &mut Criterion) {
+    use poker::contest::ContestDeck;
+    use poker::evaluator::{self, RunConfig, SandboxMode, Toolchain};
+    let supervisor = evaluator::become_supervisor().unwrap();
+    let lib_dir = evaluator::default_lib_dir().expect("libpoker.so next to the benchmark");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("c_examples/roundrobin.c");
+    let deck = ContestDeck::shuffled(1);
+    let mut group = c.benchmark_group("game");
+    group.sample_size(30);
+    for (name, mode) in [("sandbox off", SandboxMode::Off), ("sandbox on", SandboxMode::On)] {
+        let config = RunConfig::new(
+            mode,
+            Limits::default(),
+            poker::evaluator::config::default_compile_limits(),
+        )
+        .unwrap();
+        let toolchain = Toolchain::new(lib_dir.clone(), &config).unwrap();
+        let program = toolchain.prepare(&supervisor, &source).program.unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let game = evaluator::play(&supervisor, &program, &deck, 1, &config);
+                assert_eq!(game.status, evaluator::Status::Ok, "{game:?}");
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = spawns, parts
+    targets = spawns, parts, games
 }
 criterion_main!(benches);
