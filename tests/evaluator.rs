@@ -681,7 +681,7 @@ fn killing_the_evaluator_kills_the_running_contestant() {
         // of that name (unconfined, only the contestant itself is bound to
         // die with the evaluator: its children are the sandbox's to kill).
         let fork = match mode {
-            "on" => "fork();",
+            "on" => "if (fork() == 0) for (;;) sleep(1);",
             _ => "",
         };
         let source = write_source(
