@@ -476,8 +476,12 @@ void p_look(int *value, int *color);
  rule and the call number, and exit status 3.
 
  The 20th call stops the program (exit status 0): the library flushes the
- program's C stdio, then (in practice mode) prints the board, each column's
- hand and points, and a last line `total: N`.
+ program's C stdio, then (in practice mode) prints, starting on a new
+ line, the deck and its source, the board (tens as `10`), each column's
+ hand and points, and a last line `total: N`. A program that exits before
+ its 20th placement is told on stderr (practice mode, when it exits
+ through C `exit` or by returning from `main`): `game ended after N of 20
+ placements; the evaluator scores it 0`.
  */
 void p_place(int column);
 
@@ -662,7 +666,7 @@ void poker_game_free(struct PokerGame *game);
 
 /*
  Writes the message of the first rule the game broke (one line such as
- `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
+ `rule broken at card 4 (call 9, p_place): placing in column 1 makes ...`) into
  `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
  then a NUL; `buf` may be NULL only when `len` is 0 (to ask for the
  length). An empty string if no rule was broken (a call after a finished

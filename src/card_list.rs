@@ -61,7 +61,7 @@ impl CardList {
     {
         let mut cards: Vec<Card> = Vec::new();
         for entry in entries {
-            let card = entry?;
+            let card = entry.map_err(|e| self.explain(e))?;
             if card.rank < self.lowest {
                 return Err(CardError::NotInDeck { card });
             }
@@ -72,6 +72,21 @@ impl CardList {
         }
         self.check_count(cards.len())?;
         Ok(cards)
+    }
+
+    /// A bad token of a contest list (a deck of 9..A) names the contest's
+    /// ranks rather than the 52-card deck's.
+    fn explain(&self, error: CardError) -> CardError {
+        match error {
+            CardError::BadToken {
+                token, position, ..
+            } => CardError::BadToken {
+                token,
+                position,
+                contest: self.lowest == Rank::NINE,
+            },
+            other => other,
+        }
     }
 
     /// Checks a list of cards already decoded.
@@ -103,6 +118,18 @@ mod tests {
 
     fn cards(text: &str) -> Vec<Card> {
         parse_cards(text).unwrap()
+    }
+
+    #[test]
+    fn a_bad_token_in_a_contest_list_names_the_contests_ranks() {
+        use crate::cards::parse_card_list;
+        let contest = parse_card_list("9S 1H", CardList::CONTEST_DECK).unwrap_err();
+        assert_eq!(
+            contest.to_string(),
+            "card 2: '1H' is not a card of the contest's deck (rank 9, 10 or T, J, Q, K, A followed by suit S, H, D or C)"
+        );
+        let any = parse_card_list("9S 1H", CardList::ANY).unwrap_err();
+        assert!(any.to_string().contains("(rank 2-9, T or 10,"), "{any}");
     }
 
     #[test]

@@ -190,6 +190,9 @@ pub enum CardError {
         token: String,
         /// 1-based position of the token in its list.
         position: usize,
+        /// Whether the list was of the contest's 24-card deck (the message
+        /// then names its ranks, 9 to A).
+        contest: bool,
     },
     /// A card given as numbers outside their encoding (a contest value
     /// outside 1..6 or color outside 1..4, a card index above 51).
@@ -225,9 +228,22 @@ pub enum CardError {
 impl fmt::Display for CardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CardError::BadToken { token, position } => write!(
+            CardError::BadToken {
+                token,
+                position,
+                contest: false,
+            } => write!(
                 f,
                 "card {position}: '{}' is not a card (rank 2-9, T or 10, J, Q, K, A followed by suit S, H, D or C)",
+                shown(token)
+            ),
+            CardError::BadToken {
+                token,
+                position,
+                contest: true,
+            } => write!(
+                f,
+                "card {position}: '{}' is not a card of the contest's deck (rank 9, 10 or T, J, Q, K, A followed by suit S, H, D or C)",
                 shown(token)
             ),
             CardError::OutOfRange {
@@ -236,7 +252,10 @@ impl fmt::Display for CardError {
                 range,
             } => write!(f, "card {position}: {given} is not {range}"),
             CardError::Duplicate { card } => write!(f, "card {card} appears more than once"),
-            CardError::NotInDeck { card } => write!(f, "card {card} is not in this deck"),
+            CardError::NotInDeck { card } => write!(
+                f,
+                "card {card} is not in this deck (the contest's 24 cards: ranks 9, 10 or T, J, Q, K, A)"
+            ),
             CardError::WrongCount { expected, found } => {
                 write!(f, "expected {expected} cards, found {found}")
             }
@@ -273,6 +292,7 @@ fn parse_token(token: &str, position: usize) -> Result<Card, CardError> {
     let bad = || CardError::BadToken {
         token: token.to_string(),
         position,
+        contest: false,
     };
     let mut chars = token.chars();
     let suit = chars
@@ -333,7 +353,8 @@ mod tests {
             parse_cards("AS KX"),
             Err(CardError::BadToken {
                 token: "KX".into(),
-                position: 2
+                position: 2,
+                contest: false,
             })
         );
     }

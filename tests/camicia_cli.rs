@@ -39,7 +39,38 @@ fn trace_names_the_repeated_round_of_the_seeds_loop() {
     let (ok, out) = poker(&["camicia", "--trace", "J 2 3", "4 J 5"]);
     assert!(ok);
     assert!(out.contains("round 4 starts like round 2"));
-    assert!(out.ends_with("status: loop, cards: 8, tricks: 3\n"));
+    // The summary reads as the untraced form does.
+    let (_, plain) = poker(&["camicia", "J 2 3", "4 J 5"]);
+    assert_eq!(plain, "status: loop\ncards: 8\ntricks: 3\n");
+    assert!(out.ends_with(&plain), "{out}");
+}
+
+#[test]
+fn trace_table_is_aligned_for_a_terminal() {
+    let (ok, out) = poker(&["camicia", "--trace", "J 2 3", "4 J 5"]);
+    assert!(ok);
+    let table: Vec<&str> = out.lines().filter(|l| l.starts_with('|')).collect();
+    // A header, the separator and the 12 rows of the start and each card
+    // played until round 4 repeats round 2.
+    assert_eq!(table.len(), 14, "{out}");
+    let bars = |line: &str| -> Vec<usize> {
+        line.char_indices()
+            .filter(|&(_, c)| c == '|')
+            .map(|(i, _)| i)
+            .collect()
+    };
+    for line in &table {
+        assert_eq!(bars(line), bars(table[0]), "misaligned:\n{out}");
+        assert_eq!(*line, line.trim_end());
+    }
+    assert!(table[1].starts_with("| ---"), "{out}");
+    assert_eq!(
+        table[2],
+        format!(
+            "| 1     | J 2 3    | 4 J 5    | (none) | -{} |",
+            " ".repeat(10)
+        )
+    );
 }
 
 #[test]
@@ -63,21 +94,14 @@ fn a_range_search_finds_the_record_in_its_range_on_any_thread_count() {
     let range = "447247122283566110000..447247122283566130000";
     let run = |threads: &str| {
         poker(&[
-            "camicia",
-            "search",
-            "--range",
-            range,
-            "--top",
-            "3",
-            "--json",
-            "--quiet",
-            "--threads",
+            "camicia", "search", "--range", range, "--top", "3", "--json", "--quiet", "--jobs",
             threads,
         ])
     };
     let (ok1, one) = run("1");
     let (ok2, two) = run("2");
     assert!(ok1 && ok2);
+
     let best = |out: &str| -> Vec<String> {
         out.lines()
             .filter(|l| l.contains("\"kind\":\"best\"") || l.contains("\"kind\":\"loop\""))
@@ -85,6 +109,21 @@ fn a_range_search_finds_the_record_in_its_range_on_any_thread_count() {
             .collect()
     };
     assert_eq!(best(&one), best(&two));
+    // --threads, the older name, is the same option.
+    let (ok3, three) = poker(&[
+        "camicia",
+        "search",
+        "--range",
+        range,
+        "--top",
+        "3",
+        "--json",
+        "--quiet",
+        "--threads",
+        "3",
+    ]);
+    assert!(ok3);
+    assert_eq!(best(&three), best(&one));
     let first: serde_json::Value = serde_json::from_str(&best(&one)[0]).unwrap();
     assert_eq!(first["index"], NESSLER_INDEX);
     assert_eq!(first["cards"], 8344);

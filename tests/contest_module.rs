@@ -139,7 +139,7 @@ fn violation(name: &str, body: &str) -> (Option<i32>, String) {
 fn call_before_startgame_is_stopped() {
     let (code, err) = violation("before_start", "p_look(&v, &c);");
     assert_eq!(code, Some(3));
-    assert!(err.contains("call 1 (p_look)"), "{err}");
+    assert!(err.contains("card 1 (call 1, p_look)"), "{err}");
     assert!(
         err.contains("p_startgame must be called once, before any other"),
         "{err}"
@@ -151,7 +151,7 @@ fn startgame_twice_is_stopped() {
     let (code, err) = violation("start_twice", "p_startgame(); p_startgame();");
     assert_eq!(code, Some(3));
     assert!(
-        err.contains("call 2 (p_startgame): p_startgame may be called only once"),
+        err.contains("card 1 (call 2, p_startgame): p_startgame may be called only once"),
         "{err}"
     );
 }
@@ -164,7 +164,7 @@ fn look_twice_is_stopped() {
     );
     assert_eq!(code, Some(3));
     assert!(
-        err.contains("call 3 (p_look): p_look called twice"),
+        err.contains("card 1 (call 3, p_look): p_look called twice"),
         "{err}"
     );
 }
@@ -175,7 +175,7 @@ fn place_without_look_is_stopped() {
     let (code, err) = violation("place_no_look", body);
     assert_eq!(code, Some(3));
     assert!(
-        err.contains("call 4 (p_place): p_place called without a p_look"),
+        err.contains("card 2 (call 4, p_place): p_place called without a p_look"),
         "{err}"
     );
 }
@@ -186,7 +186,7 @@ fn column_out_of_range_is_stopped() {
         let body = format!("p_startgame(); p_look(&v, &c); p_place({column});");
         let (code, err) = violation(name, &body);
         assert_eq!(code, Some(3));
-        assert!(err.contains("call 3 (p_place): column"), "{err}");
+        assert!(err.contains("card 1 (call 3, p_place): column"), "{err}");
         assert!(err.contains("is outside 1..4"), "{err}");
     }
 }
@@ -198,7 +198,7 @@ fn unbalanced_placement_from_the_seed_is_stopped() {
     let (code, err) = violation("unbalanced", body);
     assert_eq!(code, Some(3));
     assert!(
-        err.contains("call 9 (p_place): placing in column 1"),
+        err.contains("card 4 (call 9, p_place): placing in column 1"),
         "{err}"
     );
     assert!(err.contains("differ by more than 1"), "{err}");
@@ -215,7 +215,7 @@ fn null_pointer_to_look_is_stopped() {
         let (code, err) = violation(name, &body);
         assert_eq!(code, Some(3));
         assert!(
-            err.contains("call 2 (p_look): p_look was given a NULL pointer"),
+            err.contains("card 1 (call 2, p_look): p_look was given a NULL pointer"),
             "{err}"
         );
     }
@@ -333,6 +333,68 @@ int main(void) {
         assert_eq!(output.status.code(), Some(3));
         let err = stderr(&output);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("poker: rule broken at call "), "{err}");
+        assert!(err.starts_with("poker: rule broken at card "), "{err}");
     }
+}
+
+#[test]
+fn the_report_starts_on_its_own_line_and_writes_tens_as_10_in_the_deck_too() {
+    let source = r#"#include <stdio.h>
+#include "poker.h"
+int main(void) {
+    int i, v, c;
+    printf("no newline here");
+    p_startgame();
+    for (i = 0; i < 20; i++) { p_look(&v, &c); p_place(i % 4 + 1); }
+    return 0;
+}
+"#;
+    let exe = compile_c("partial_line", source);
+    let output = run(&exe, &[("POKER_DECK", SEED_EXAMPLE_ROWS)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    // The deck as given, tens written as on the board (the contest's `10`).
+    assert!(
+        out.starts_with(
+            "no newline here\npoker: 20 cards placed; deck JC 10H 9H QS 9S 10D AS QD KC 10C KS KD KH AC 9C QH JD AD JH 9D 10S JS QC AH (POKER_DECK)\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("TH"), "{out}");
+    for line in out.lines() {
+        assert_eq!(line, line.trim_end(), "trailing spaces in {out:?}");
+    }
+    // The deck line is accepted back as POKER_DECK.
+    let deck = out.lines().nth(1).unwrap();
+    let deck = &deck[deck.find("deck ").unwrap() + 5..deck.find(" (").unwrap()];
+    let again = run(&exe, &[("POKER_DECK", deck)]);
+    assert_eq!(stdout(&again), out);
+}
+
+#[test]
+fn a_program_ending_before_its_20th_placement_is_told_so() {
+    let source = r#"#include <stdio.h>
+#include "poker.h"
+int main(void) {
+    int v, c;
+    p_startgame();
+    p_look(&v, &c);
+    p_place(1);
+    printf("leaving early\n");
+    return 0;
+}
+"#;
+    let exe = compile_c("early_exit", source);
+    let output = run(&exe, &[("POKER_SEED", "1")]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "leaving early\n");
+    assert_eq!(
+        stderr(&output),
+        "poker: game ended after 1 of 20 placements; the evaluator scores it 0\n"
+    );
+    // A finished game and a broken rule say nothing more.
+    let finished = compile_c("rr_quiet", &fixed_order_contestant(&ROUND_ROBIN));
+    assert_eq!(stderr(&run(&finished, &[("POKER_SEED", "1")])), "");
+    let (_, err) = violation("col9_quiet", "p_startgame(); p_look(&v, &c); p_place(9);");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

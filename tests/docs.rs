@@ -109,7 +109,7 @@ fn python_examples_in_the_docs_run() {
                 assert!(out.contains("\n8\n"), "{out}");
                 assert!(
                     out.contains(
-                        "refused: rule broken at call 3 (p_place): column 7 is outside 1..4\n"
+                        "refused: rule broken at card 1 (call 3, p_place): column 7 is outside 1..4\n"
                     ),
                     "{out}"
                 );

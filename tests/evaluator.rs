@@ -168,25 +168,31 @@ fn each_rule_violation_scores_zero_with_its_rule_and_call() {
     let cases = [
         (
             "look_before_start.c",
-            "call 1 (p_look): p_startgame must be called once",
+            "card 1 (call 1, p_look): p_startgame must be called once",
         ),
         (
             "start_twice.c",
-            "call 2 (p_startgame): p_startgame may be called only once",
+            "card 1 (call 2, p_startgame): p_startgame may be called only once",
         ),
-        ("look_twice.c", "call 3 (p_look): p_look called twice"),
+        (
+            "look_twice.c",
+            "card 1 (call 3, p_look): p_look called twice",
+        ),
         (
             "place_without_look.c",
-            "call 2 (p_place): p_place called without a p_look",
+            "card 1 (call 2, p_place): p_place called without a p_look",
         ),
-        ("bad_column.c", "call 3 (p_place): column 5 is outside 1..4"),
+        (
+            "bad_column.c",
+            "card 1 (call 3, p_place): column 5 is outside 1..4",
+        ),
         (
             "unbalanced.c",
-            "call 9 (p_place): placing in column 1 makes",
+            "card 4 (call 9, p_place): placing in column 1 makes",
         ),
         (
             "null_pointer.c",
-            "call 2 (p_look): p_look was given a NULL pointer",
+            "card 1 (call 2, p_look): p_look was given a NULL pointer",
         ),
     ];
     for (file, reason) in cases {

@@ -143,3 +143,19 @@ fn help_explains_the_numbers_and_shows_examples() {
         assert!(out.contains(needle), "{needle}");
     }
 }
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow unoptimised: run with --release")]
+fn find_accepts_a_deal_as_json_prints_it() {
+    let (ok, json, _) = poker(&["freecell", "617", "--json"], "");
+    assert!(ok);
+    let (ok, out, err) = poker(&["freecell", "--find", "--jobs", "2", "--quiet"], &json);
+    assert!(ok, "{err}");
+    assert_eq!(out, "617\n");
+    // Several deals' JSON lines are refused, naming the problem.
+    let (ok, two, _) = poker(&["freecell", "1..2", "--json"], "");
+    assert!(ok);
+    let (ok, _, err) = poker(&["freecell", "--find", "--quiet"], &two);
+    assert!(!ok);
+    assert!(err.contains("one deal at a time"), "{err}");
+}

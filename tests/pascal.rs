@@ -138,7 +138,7 @@ end.
     assert_eq!(output.status.code(), Some(3));
     assert_eq!(common::stdout(&output), "before the fourth\n");
     assert!(
-        common::stderr(&output).contains("call 9 (p_place)"),
+        common::stderr(&output).contains("card 4 (call 9, p_place)"),
         "{}",
         common::stderr(&output)
     );

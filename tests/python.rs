@@ -123,7 +123,7 @@ for column in (1, 2, 3, 1):
         common::stdout(&output),
         "placing 1\nplacing 2\nplacing 3\nplacing 1\n"
     );
-    assert!(common::stderr(&output).contains("call 9 (p_place)"));
+    assert!(common::stderr(&output).contains("card 4 (call 9, p_place)"));
 }
 
 #[test]

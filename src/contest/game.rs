@@ -84,6 +84,9 @@ impl fmt::Display for Violation {
 pub struct RuleError {
     /// 1-based number of the offending call among all calls of the game.
     pub call_number: u32,
+    /// 1-based number of the card the call concerned: the card turned and
+    /// not yet placed, else the next card to turn (21 after the game).
+    pub card: usize,
     /// Which function was called.
     pub call: Call,
     /// The rule broken.
@@ -91,11 +94,12 @@ pub struct RuleError {
 }
 
 impl fmt::Display for RuleError {
-    /// One line: `rule broken at call N (p_place): <rule>`.
+    /// One line: `rule broken at card 7 (call 14, p_place): <rule>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "rule broken at call {} ({}): {}",
+            "rule broken at card {} (call {}, {}): {}",
+            self.card,
             self.call_number,
             self.call.c_name(),
             self.violation
@@ -231,8 +235,13 @@ impl Game {
     }
 
     fn fail<T>(&mut self, call: Call, violation: Violation) -> Result<T, RuleError> {
+        let card = match self.state {
+            State::AwaitingPlace(_) => self.turned,
+            _ => self.turned + 1,
+        };
         let error = RuleError {
             call_number: self.calls,
+            card,
             call,
             violation,
         };
@@ -376,7 +385,35 @@ mod tests {
         let text = game.place(0).unwrap_err().to_string();
         assert_eq!(
             text,
-            "rule broken at call 3 (p_place): column 0 is outside 1..4"
+            "rule broken at card 1 (call 3, p_place): column 0 is outside 1..4"
+        );
+    }
+
+    #[test]
+    fn message_names_the_card_of_a_late_violation() {
+        let mut game = started();
+        // Cards 1..6 in columns 1, 2, 3, 4, 1, 2; card 7 into column 1 again
+        // would make column 1 two cards longer than columns 3 and 4.
+        for column in [1, 2, 3, 4, 1, 2] {
+            game.look().unwrap();
+            game.place(column).unwrap();
+        }
+        game.look().unwrap();
+        let text = game.place(1).unwrap_err().to_string();
+        assert!(
+            text.starts_with("rule broken at card 7 (call 15, p_place): placing in column 1"),
+            "{text}"
+        );
+        let mut twice = started();
+        for column in [1, 2] {
+            twice.look().unwrap();
+            twice.place(column).unwrap();
+        }
+        twice.look().unwrap();
+        let text = twice.look().unwrap_err().to_string();
+        assert!(
+            text.starts_with("rule broken at card 3 (call 7, p_look)"),
+            "{text}"
         );
     }
 }

@@ -47,6 +47,11 @@ fn call(request: Request) -> Option<(i32, i32)> {
             return Some(Step::Continue(None));
         }
         let step = session.handle(request);
+        if matches!(*session, Session::Practice(..)) && !AT_EXIT.swap(true, Ordering::SeqCst) {
+            // SAFETY: registering a handler that takes no arguments and
+            // never unwinds (it runs under catch_unwind).
+            unsafe { libc::atexit(practice_at_exit) };
+        }
         if matches!(step, Step::Exit { .. }) {
             EXITING.store(true, Ordering::SeqCst);
             let _ = ENDS_PROCESS.try_with(|ends| ends.set(true));
@@ -70,6 +75,34 @@ fn call(request: Request) -> Option<(i32, i32)> {
             "poker: internal error in libpoker\n",
         ),
     }
+}
+
+/// Whether [`practice_at_exit`] is registered.
+static AT_EXIT: AtomicBool = AtomicBool::new(false);
+
+/// Runs when a practice-mode program exits: if the game stopped before its
+/// 20th placement (the program returned or called `exit` early), says so
+/// on stderr. After the 20th placement or a broken rule the library itself
+/// is ending the process, and this does nothing.
+extern "C" fn practice_at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        if EXITING.load(Ordering::SeqCst) {
+            return;
+        }
+        // Another thread may hold the session while the program exits:
+        // then say nothing rather than wait.
+        let session = match SESSION.try_lock() {
+            Ok(session) => session,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
+        if let Some(message) = session.unfinished_message() {
+            // SAFETY: fflush(NULL) flushes every open C output stream, so
+            // the program's own output comes first.
+            unsafe { libc::fflush(std::ptr::null_mut()) };
+            let _ = std::io::stderr().write_all(message.as_bytes());
+        }
+    });
 }
 
 /// Parks a thread that called while another is ending the process; returns
@@ -148,8 +181,12 @@ pub unsafe extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
 /// rule and the call number, and exit status 3.
 ///
 /// The 20th call stops the program (exit status 0): the library flushes the
-/// program's C stdio, then (in practice mode) prints the board, each column's
-/// hand and points, and a last line `total: N`.
+/// program's C stdio, then (in practice mode) prints, starting on a new
+/// line, the deck and its source, the board (tens as `10`), each column's
+/// hand and points, and a last line `total: N`. A program that exits before
+/// its 20th placement is told on stderr (practice mode, when it exits
+/// through C `exit` or by returning from `main`): `game ended after N of 20
+/// placements; the evaluator scores it 0`.
 #[unsafe(no_mangle)]
 pub extern "C" fn p_place(column: c_int) {
     call(Request::Place(column));

@@ -242,7 +242,7 @@ pub unsafe extern "C" fn poker_game_free(game: *mut PokerGame) {
 }
 
 /// Writes the message of the first rule the game broke (one line such as
-/// `rule broken at call 9 (p_place): placing in column 1 makes ...`) into
+/// `rule broken at card 4 (call 9, p_place): placing in column 1 makes ...`) into
 /// `buf` of `len` bytes, snprintf-style: if `len` > 0, up to `len` - 1 bytes
 /// then a NUL; `buf` may be NULL only when `len` is 0 (to ask for the
 /// length). An empty string if no rule was broken (a call after a finished

@@ -8,7 +8,7 @@
 //! turned. The mode is chosen at the first call of any contest function.
 
 use super::contest::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_VIOLATION};
-use crate::contest::{ContestDeck, Game, Progress, RuleError, card_code};
+use crate::contest::{ContestDeck, Game, PLACEMENTS, Progress, RuleError, card_code};
 use crate::protocol::{CHANNEL_ENV, ChannelFds, Received, Reply, Request, Transport};
 use std::os::fd::{FromRawFd, OwnedFd};
 
@@ -154,16 +154,44 @@ fn practice(game: &mut Game, source: DeckSource, request: Request) -> Step {
     }
 }
 
+/// The practice report. It starts with a newline of its own: the program
+/// may have left a partial line, which the library cannot see.
 fn report(game: &Game, source: DeckSource) -> String {
     let origin = match source {
         DeckSource::Given => "POKER_DECK".to_string(),
         DeckSource::Seed(seed) => format!("POKER_SEED={seed}"),
     };
+    // Tens written `10`, as on the board; `POKER_DECK` takes them back.
+    let deck: Vec<String> = game
+        .deck()
+        .cards()
+        .iter()
+        .map(|c| c.token_with_ten())
+        .collect();
     format!(
-        "poker: 20 cards placed; deck {} ({origin})\n{}",
-        game.deck(),
+        "\npoker: 20 cards placed; deck {} ({origin})\n{}",
+        deck.join(" "),
         game.board().report()
     )
+}
+
+impl Session {
+    /// What practice mode says when the program ends before its 20th
+    /// placement without breaking a rule (from an `atexit` hook); `None` in
+    /// every other case.
+    pub fn unfinished_message(&self) -> Option<String> {
+        match self {
+            Session::Practice(game, _)
+                if game.violation().is_none() && game.placements() < PLACEMENTS =>
+            {
+                Some(format!(
+                    "poker: game ended after {} of {PLACEMENTS} placements; the evaluator scores it 0\n",
+                    game.placements()
+                ))
+            }
+            _ => None,
+        }
+    }
 }
 
 fn evaluated(channel: &mut StubChannel, request: Request) -> Step {

@@ -50,7 +50,7 @@ class GameApi(unittest.TestCase):
         with self.assertRaises(PokerError) as caught:
             game.place(1)
         self.assertEqual(caught.exception.code, libpoker.ERR_UNBALANCED)
-        self.assertIn("call 9 (p_place)", str(caught.exception))
+        self.assertIn("card 4 (call 9, p_place)", str(caught.exception))
         self.assertIn("differ by more than 1", game.error)
         self.assertEqual(game.score(), (0, [0, 0, 0, 0]))
         with self.assertRaises(PokerError) as caught:

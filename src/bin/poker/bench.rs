@@ -2,7 +2,6 @@
 
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use poker::evaluator::report::escape;
 use poker::evaluator::{self, SandboxMode, Status, decks};
 use poker::optimum::deck_optimum;
@@ -43,6 +42,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+
     #[command(flatten)]
     run: RunOptions,
 }
@@ -80,11 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
     let deck_list = decks::generate(args.seed, args.games as usize);
 
-    let bar = ProgressBar::new(u64::from(args.games));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  eta {eta}")
-            .expect("valid progress template"),
-    );
+    let bar = crate::progress::bar(u64::from(args.games), "games", args.quiet);
     let start = Instant::now();
     let results = evaluator::play_many(&supervisor, &program, &deck_list, &config, |_| bar.inc(1))
         .context("cannot run the games")?;

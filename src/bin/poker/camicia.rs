@@ -2,7 +2,6 @@
 //! many deals for long ones, and convert between deals and their indices.
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use poker::camicia::search::{Game, Search, Work};
 use poker::camicia::{
     self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties, reference,
@@ -81,9 +80,11 @@ struct SearchArgs {
     /// deals and results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads, at least 1 (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    /// Deals simulated at once: worker threads, at least 1 (default: one
+    /// per core). `--threads` is the same option.
+    #[arg(long, visible_alias = "threads", value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// How many of the longest finished games to print.
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -155,6 +156,13 @@ fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn print_trace(a: &[Card], b: &[Card]) {
+    print!("{}", trace_text(a, b));
+}
+
+/// The game round by round as an aligned Markdown table (readable in a
+/// terminal, rendered as a table in Markdown), then the loop's rounds if it
+/// loops and the same three summary lines as the untraced form.
+fn trace_text(a: &[Card], b: &[Card]) -> String {
     let trace = reference::trace(a, b);
     let cards = |cs: &[Card]| {
         if cs.is_empty() {
@@ -163,30 +171,49 @@ fn print_trace(a: &[Card], b: &[Card]) {
             cs.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
         }
     };
-    println!("| round | player A | player B | pile | owed |");
-    println!("|---|---|---|---|---|");
+    let mut rows: Vec<[String; 5]> =
+        vec![["round", "player A", "player B", "pile", "owed"].map(String::from)];
     for row in &trace.rows {
         let owed = match row.owed {
             Some((player, n)) => format!("player {player}: {n}"),
             None => "-".to_string(),
         };
-        println!(
-            "| {} | {} | {} | {} | {} |",
-            row.round,
+        rows.push([
+            row.round.to_string(),
             cards(&row.a),
             cards(&row.b),
             cards(&row.pile),
-            owed
-        );
+            owed,
+        ]);
+    }
+    let mut widths = [3usize; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String; 5]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        format!("| {} |\n", padded.join(" | "))
+    };
+    let mut out = line(&rows[0]);
+    out += &line(&widths.map(|w| "-".repeat(w)));
+    for row in &rows[1..] {
+        out += &line(row);
     }
     if let Some((round, first)) = trace.repeat {
-        println!("round {round} starts like round {first} (number cards alike): a loop");
+        out += &format!("round {round} starts like round {first} (number cards alike): a loop\n");
     }
     let o = trace.outcome;
-    println!(
-        "status: {}, cards: {}, tricks: {}",
+    out += &format!(
+        "status: {}\ncards: {}\ntricks: {}\n",
         o.status, o.cards, o.tricks
     );
+    out
 }
 
 fn parse_range(text: &str) -> anyhow::Result<(u128, u128)> {
@@ -241,20 +268,14 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             count: args.count,
         },
     };
-    let threads = match args.threads {
-        Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --threads at least 1"),
+    let threads = match args.jobs {
+        Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --jobs at least 1"),
         None => std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
     };
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(u64::try_from(work.deals()).unwrap_or(u64::MAX))
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} deals, {per_sec}, eta {eta}",
-        )
-        .expect("valid template"),
+    let bar = crate::progress::bar(
+        u64::try_from(work.deals()).unwrap_or(u64::MAX),
+        "deals",
+        args.quiet,
     );
     let (wall, cpu) = (Instant::now(), cpu_seconds());
     let search = Search {

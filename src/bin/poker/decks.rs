@@ -18,14 +18,25 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = decks::BUILTIN_COUNT as u32,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     count: u32,
+
+    /// Print one JSON object instead of a deck file: `{"seed": S, "decks":
+    /// [["JS", "TD", ...], ...]}`, each deck's 24 tokens in dealing order.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `poker decks`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(rand::random);
-    print!(
-        "{}",
-        decks::deck_file(seed, &decks::generate(seed, args.count as usize))
-    );
+    let dealt = decks::generate(seed, args.count as usize);
+    if args.json {
+        let tokens: Vec<Vec<String>> = dealt
+            .iter()
+            .map(|deck| deck.cards().iter().map(|c| c.to_string()).collect())
+            .collect();
+        println!("{}", serde_json::json!({ "seed": seed, "decks": tokens }));
+    } else {
+        print!("{}", decks::deck_file(seed, &dealt));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,10 +1,11 @@
 //! `poker eval`: contestants over the fixed test decks, scored and ranked.
 
+use crate::progress;
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use poker::evaluator::report::{Report, escape};
 use poker::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,12 +20,13 @@ use std::process::ExitCode;
 /// The built-in decks are public: for a real contest, deal secret decks with
 /// `poker decks --count 10 > secret.txt` and pass `--decks secret.txt`.
 #[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Contestants: executables linked against libpoker, .c files (compiled
-    /// with cc) or .pas files (compiled with fpc, `uses Poker;`) to build
-    /// against it first, or .py scripts (run with python3 and the libpoker
-    /// module). Default: every .c file in ./c_examples (or the installed
-    /// examples).
+    /// with $CC, default cc) or .pas files (compiled with $FPC, default fpc,
+    /// `uses Poker;`) to build against it first, or .py scripts (run with
+    /// python3 and the libpoker module); see below. Default: every .c file
+    /// in ./c_examples (or the installed examples).
     #[arg(value_name = "CONTESTANT")]
     contestants: Vec<PathBuf>,
 
@@ -37,12 +39,66 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Exit with status 1 when any contestant was not run (it does not
+    /// compile, its compiler or interpreter is missing, ...). Without it such
+    /// a contestant scores 0 and the evaluation still succeeds.
+    #[arg(long)]
+    strict: bool,
+
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+
     #[command(flatten)]
     run: RunOptions,
 }
 
+const AFTER_HELP: &str = "\
+How sources are compiled (each alone in a fresh folder, in the sandbox when
+it is on; a source that does not compile is \"not run\" and scores 0):
+  .c         $CC -O2 -o PROGRAM SOURCE -I<header dir> -L<lib dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib dir> -lm
+  .pas, .pp  $FPC -O2 -v0 -Fu<unit dir> -FU<build dir> -Fl<lib dir> -k-rpath=<lib dir> -k--disable-new-dtags -oPROGRAM SOURCE
+  .py        python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib dir>/libpoker.so
+$CC defaults to cc and $FPC to fpc; <lib dir> is --lib-dir; the header
+(poker.h) and the Pascal unit (poker.pas) are this libpoker's own copies.
+Any other file must be an executable linked against libpoker.
+
+Examples:
+  poker eval                                   the example contestants, 10 built-in decks
+  poker eval mine.c greedy.py ./prog           a source of each kind and an executable
+  poker eval --decks secret.txt --strict *.c   a contest: secret decks, fail if one is not run";
+
+/// Checks, before anything runs, that `path` can be a contestant: an
+/// existing file that is a .c, .pas, .pp or .py source or an executable.
+fn check_contestant(path: &Path) -> anyhow::Result<()> {
+    let shown = path.display();
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("contestant {shown} does not exist")
+        }
+        Err(e) => bail!("contestant {shown}: {e}"),
+    };
+    if meta.is_dir() {
+        bail!("contestant {shown} is a folder, not a program or a source file");
+    }
+    let source = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "c" | "pas" | "pp" | "py"));
+    if !meta.is_file() || !(source || meta.permissions().mode() & 0o111 != 0) {
+        bail!("contestant {shown} is neither a .c, .pas, .pp or .py source nor an executable file");
+    }
+    Ok(())
+}
+
 /// Runs `poker eval`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // A path that cannot be a contestant is the user's mistake, not a
+    // contestant's: say so before running anything.
+    for path in &args.contestants {
+        check_contestant(path)?;
+    }
     // A real contest (secret decks) is sandboxed unless told otherwise.
     let default_mode = match args.decks {
         Some(_) => SandboxMode::On,
@@ -84,10 +140,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let bar = ProgressBar::new((contestants.len() * decks.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
-            .expect("valid progress template"),
+    let bar = progress::bar(
+        (contestants.len() * decks.len()) as u64,
+        "games",
+        args.quiet,
     );
     let on_game = |contestant: &Contestant, game: &GameResult| {
         bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
@@ -102,6 +158,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print!("{}", report.text());
+    }
+    let not_run = report
+        .contestants
+        .iter()
+        .filter(|c| c.not_run.is_some())
+        .count();
+    if args.strict && not_run > 0 {
+        eprintln!("poker: error: {not_run} contestant(s) not run (--strict)");
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,6 @@
 //! `poker freecell`: Microsoft FreeCell deals by number, and the reverse.
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use poker::cards::Card;
 use poker::freecell::{
     self, Deal, DealNumber, Layout, MAX_DEAL, Tens, find_deals_with_progress, parse_board,
@@ -23,7 +22,9 @@ Examples:
   poker freecell 617 --rows        the 7 rows of 8 cards, as dealt
   poker freecell 1..3 --json       deals 1, 2 and 3 as JSON, one object per line
   poker freecell 1 | poker freecell --find
-                                   the number of the board on standard input")]
+                                   the number of the board on standard input
+  poker freecell 617 --json | poker freecell --find --jobs 2
+                                   the same from a deal's JSON, on 2 threads")]
 pub struct Args {
     /// Deal numbers (1..8589934591), or inclusive ranges A..B; several deals
     /// print one after another, each after a `# deal N` line.
@@ -49,7 +50,8 @@ pub struct Args {
 
     /// Find the deal number of a board read from FILE (`-` or nothing:
     /// standard input), searching all of 1..8589934591. The board may be
-    /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T or 10.
+    /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T
+    /// or 10, or one deal's object as `--json` prints it.
     #[arg(
         long,
         value_name = "FILE|-",
@@ -58,12 +60,21 @@ pub struct Args {
         conflicts_with_all = ["deals", "rows", "order", "tens"]
     )]
     find: Option<PathBuf>,
+
+    /// With --find: worker threads, at least 1 (default: one per core).
+    #[arg(long, value_name = "N", requires = "find",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+
+    /// With --find: hide the progress bar.
+    #[arg(long, requires = "find")]
+    quiet: bool,
 }
 
 /// Runs `poker freecell`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.find {
-        return find(path, args.json);
+        return find(path, &args);
     }
     let mut numbers: Vec<(u64, u64)> = Vec::new();
     for arg in &args.deals {
@@ -163,7 +174,42 @@ fn print_deals(
     out.flush()
 }
 
-fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
+/// A board as `poker freecell --json` prints one deal: its `columns`, as
+/// the 8 lines of the column layout. `None` when `text` is not JSON.
+fn board_from_json(text: &str) -> Option<anyhow::Result<String>> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let columns = || -> anyhow::Result<String> {
+        let mut objects = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+        let deal = objects.next().context("no JSON object")??;
+        if objects.next().is_some() {
+            bail!("one deal at a time: the input holds several JSON objects");
+        }
+        let columns = deal["columns"]
+            .as_array()
+            .context("the JSON object has no \"columns\" array")?;
+        let mut lines = String::new();
+        for column in columns {
+            let cards = column
+                .as_array()
+                .context("each column is an array of card tokens")?;
+            for card in cards {
+                lines.push_str(
+                    card.as_str()
+                        .context("each card is a token such as \"TD\"")?,
+                );
+                lines.push(' ');
+            }
+            lines.push('\n');
+        }
+        Ok(lines)
+    };
+    Some(columns().context("not a deal as `poker freecell --json` prints it"))
+}
+
+fn find(path: &PathBuf, args: &Args) -> anyhow::Result<ExitCode> {
+    let json = args.json;
     let stdin = path.as_os_str() == "-";
     let text = if stdin {
         if io::stdin().is_terminal() {
@@ -183,16 +229,19 @@ fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     } else {
         path.display().to_string()
     };
+    let text = match board_from_json(&text) {
+        Some(columns) => columns.with_context(|| format!("board from {source}"))?,
+        None => text,
+    };
     let board = parse_board(&text).with_context(|| format!("board from {source}"))?;
 
-    let bar = ProgressBar::with_draw_target(Some(MAX_DEAL), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "searching deals {bar:40} {percent:>3}% {human_pos}/{human_len} ({elapsed}, about {eta} left)",
-        )
-        .expect("the template is valid"),
-    );
-    let found = find_deals_with_progress(&board, |n| bar.inc(n));
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(jobs) = args.jobs {
+        pool = pool.num_threads(usize::from(jobs));
+    }
+    let pool = pool.build().context("cannot start the worker threads")?;
+    let bar = crate::progress::bar(MAX_DEAL, "deals", args.quiet);
+    let found = pool.install(|| find_deals_with_progress(&board, |n| bar.inc(n)));
     bar.finish_and_clear();
 
     let numbers: Vec<u64> = found.iter().map(|n| n.get()).collect();
@@ -205,7 +254,7 @@ fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     }
     if numbers.is_empty() {
         eprintln!(
-            "poker: no deal number in {}..{} deals this board",
+            "poker: error: no deal number in {}..{} deals this board",
             freecell::MIN_DEAL,
             MAX_DEAL
         );

@@ -22,6 +22,12 @@ pub struct Args {
     /// 10, J, Q, K, A) then a suit (C, D, H, S), any case.
     #[arg(value_name = "CARDS", required = true)]
     cards: Vec<String>,
+
+    /// Print one JSON object: `{"cards": [...], "category": "full house",
+    /// "contest_points": 5}` (`contest_points` is null for a hand with a card
+    /// below 9).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `poker hand`.
@@ -29,7 +35,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = args.cards.join(" ");
     let hand = parse_hand(&text).with_context(|| format!("not a five-card hand: '{text}'"))?;
     let category = categorize(&hand);
-    if hand.iter().all(|c| c.rank >= Rank::NINE) {
+    let contest = hand.iter().all(|c| c.rank >= Rank::NINE);
+    if args.json {
+        let cards: Vec<String> = hand.iter().map(|c| c.to_string()).collect();
+        let points = contest.then(|| category.contest_points());
+        println!(
+            "{}",
+            serde_json::json!({
+                "cards": cards,
+                "category": category.to_string(),
+                "contest_points": points,
+            })
+        );
+    } else if contest {
         // A hand of the contest's 24-card deck: say what a column scores.
         let points = category.contest_points();
         let unit = if points == 1 { "point" } else { "points" };

@@ -7,6 +7,7 @@ mod eval;
 mod freecell;
 mod hand;
 mod optimum;
+mod progress;
 mod run_options;
 mod shuffle;
 
@@ -32,7 +33,7 @@ enum Command {
     Decks(decks::Args),
     /// Print Microsoft FreeCell deals by number, or find a board's number.
     Freecell(freecell::Args),
-    /// Shuffle and deal a 52-card deck, printed "Face of Suit".
+    /// Shuffle a 52-card deck and print it in dealing order, two cards a line ("Ace of Hearts").
     Shuffle(shuffle::Args),
     /// Name the category of a five-card poker hand.
     Hand(hand::Args),
@@ -48,7 +49,18 @@ fn main() -> ExitCode {
     // on EPIPE. Contestants' channels use MSG_NOSIGNAL and are unaffected.
     // SAFETY: setting a signal disposition at start-up, before any thread.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli = Cli::parse();
+    // One error prefix for every error, clap's usage errors included.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let text = error.render().to_string();
+            if !text.starts_with("error:") {
+                error.exit(); // help, version
+            }
+            eprint!("poker: {text}");
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Decks(args) => decks::run(args),

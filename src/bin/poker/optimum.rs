@@ -1,62 +1,106 @@
-//! `poker optimum`: the hindsight optimum of decks (issue 7).
+//! `poker optimum`: the hindsight optimum of decks.
 
-use anyhow::Context;
-use poker::contest::ContestDeck;
+use anyhow::{Context, bail};
+use poker::card_list::CardList;
+use poker::cards::{Card, parse_card_list};
 use poker::evaluator::decks;
-use poker::optimum::{Optimum, deck_optimum};
+use poker::optimum::{Optimum, deck_optimum, optimum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `poker optimum`.
 #[derive(clap::Args)]
+#[command(after_help = "\
+Give one deck as arguments, or a file of decks with --decks.
+
+Examples:
+  poker optimum \"JS TD KC QS 9C AD 9D QC JD KS TH JH 9S JC TS TC KD AH AC KH AS QD 9H QH\"
+  poker optimum JS TD KC QS 9C AD 9D QC JD KS TH JH 9S JC TS TC KD AH AC KH
+  poker optimum --decks data/decks.txt --json")]
 pub struct Args {
-    /// A deck: 24 card tokens in dealing order (`TS 9h AC ...`), as one
-    /// quoted argument or as 24 arguments.
-    #[arg(conflicts_with = "decks", required_unless_present = "decks")]
+    /// A deal: the 24 cards of a deck or its first 20 (the ones dealt), in
+    /// dealing order (`TS 9h AC ...`), as one quoted argument or one
+    /// argument per card.
+    #[arg(value_name = "CARDS", conflicts_with = "decks")]
     deck: Vec<String>,
     /// A file of decks, one per line (24 tokens); blank lines and lines
     /// starting with `#` are ignored.
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,
+    /// Print one JSON object: `{"decks": [{"deck", "cards", "best",
+    /// "columns", "board"}, ...], "mean_best"}`; `columns` is the column
+    /// (1..4) of each dealt card, `board` the four columns' cards.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `poker optimum`: for each deck, the best total any balanced
 /// placement of its 20 dealt cards reaches, and one placement reaching it.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let decks = match &args.decks {
-        Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
+    // (the cards as given, their optimum)
+    let deals: Vec<(Vec<Card>, Optimum)> = match &args.decks {
+        Some(path) => decks::read_deck_file(path)
+            .map_err(anyhow::Error::msg)?
+            .iter()
+            .map(|deck| (deck.cards().to_vec(), deck_optimum(deck)))
+            .collect(),
+        None if args.deck.is_empty() => {
+            bail!("give a deal (24 or 20 cards, e.g. \"JS TD KC ...\") or --decks FILE")
+        }
         None => {
             let text = args.deck.join(" ");
-            vec![ContestDeck::parse(&text).with_context(|| format!("deck {text:?}"))?]
+            let cards = parse_card_list(&text, CardList::CONTEST_DEAL)
+                .with_context(|| format!("deal {text:?}"))?;
+            let best = optimum(&cards).with_context(|| format!("deal {text:?}"))?;
+            vec![(cards, best)]
         }
     };
-    let numbered = decks.len() > 1;
-    let mut sum = 0u32;
-    for (i, deck) in decks.iter().enumerate() {
-        let best = deck_optimum(deck);
-        sum += u32::from(best.total);
+    let sum: u32 = deals.iter().map(|(_, best)| u32::from(best.total)).sum();
+    let mean = f64::from(sum) / deals.len() as f64;
+    if args.json {
+        let entries: Vec<serde_json::Value> = deals
+            .iter()
+            .enumerate()
+            .map(|(i, (cards, best))| {
+                let board = best.board();
+                let columns: Vec<Vec<String>> = (0..4)
+                    .map(|c| board.column(c).iter().map(Card::to_string).collect())
+                    .collect();
+                serde_json::json!({
+                    "deck": i + 1,
+                    "cards": cards.iter().map(Card::to_string).collect::<Vec<_>>(),
+                    "best": best.total,
+                    "columns": best.columns,
+                    "board": columns,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({ "decks": entries, "mean_best": mean })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let numbered = deals.len() > 1;
+    for (i, (cards, best)) in deals.iter().enumerate() {
         if i > 0 {
             println!();
         }
-        print_optimum(numbered.then_some(i + 1), deck, &best);
+        print_optimum(numbered.then_some(i + 1), cards, best);
     }
-    if decks.len() > 1 {
-        println!(
-            "\nmean best possible: {:.2} over {} decks",
-            f64::from(sum) / decks.len() as f64,
-            decks.len()
-        );
+    if numbered {
+        println!("\nmean best possible: {mean:.2} over {} decks", deals.len());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints one deck's optimum; `number` is the deck's 1-based place in a
+/// Prints one deal's optimum; `number` is the deck's 1-based place in a
 /// file (as `poker eval` numbers them).
-fn print_optimum(number: Option<usize>, deck: &ContestDeck, best: &Optimum) {
-    if let Some(number) = number {
-        println!("deck {number}: {deck}");
-    } else {
-        println!("deck: {deck}");
+fn print_optimum(number: Option<usize>, cards: &[Card], best: &Optimum) {
+    let tokens: Vec<String> = cards.iter().map(Card::to_string).collect();
+    match number {
+        Some(number) => println!("deck {number}: {}", tokens.join(" ")),
+        None => println!("deck: {}", tokens.join(" ")),
     }
     println!("best possible: {}", best.total);
     let columns: Vec<String> = best

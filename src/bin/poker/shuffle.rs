@@ -6,9 +6,15 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// Arguments of `poker shuffle`.
+/// Shuffle a 52-card deck and print it in dealing order: 26 lines of two
+/// cards, the 1st and 2nd dealt on line 1 and so on, each named like
+/// "Queen of Hearts" (or, with --json, one JSON object).
 #[derive(clap::Args)]
 #[command(after_help = "\
+Output: 26 lines, two cards each in dealing order (cards 1 and 2 on line 1),
+face right-aligned and suit left-aligned, as the textbook program prints:
+   King of Diamonds      Ace of Spades
+
 The deck is shuffled by Fisher-Yates (every order equally likely) driven by
 ChaCha8 from the seed, so a seed deals the same cards on every machine.
 Without --seed a random seed is drawn and named on standard error.
