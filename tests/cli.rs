@@ -262,11 +262,11 @@ fn eval_compiles_c_exactly_as_its_help_says() {
         .lines()
         .enumerate()
         .map(|(i, arg)| {
-            let arg = arg.replace(&lib, "<lib dir>");
+            let arg = arg.replace(&lib, "<lib-dir>");
             match i {
                 2 => "PROGRAM".to_string(),
                 3 => "SOURCE".to_string(),
-                _ if arg.starts_with("-I") => "-I<header dir>".to_string(),
+                _ if arg.starts_with("-I") => "-I<header-dir>".to_string(),
                 _ => arg,
             }
         })

@@ -56,10 +56,10 @@ pub struct Args {
 const AFTER_HELP: &str = "\
 How sources are compiled (each alone in a fresh folder, in the sandbox when
 it is on; a source that does not compile is \"not run\" and scores 0):
-  .c         $CC -O2 -o PROGRAM SOURCE -I<header dir> -L<lib dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib dir> -lm
-  .pas, .pp  $FPC -O2 -v0 -Fu<unit dir> -FU<build dir> -Fl<lib dir> -k-rpath=<lib dir> -k--disable-new-dtags -oPROGRAM SOURCE
-  .py        python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib dir>/libpoker.so
-$CC defaults to cc and $FPC to fpc; <lib dir> is --lib-dir; the header
+  .c         $CC -O2 -o PROGRAM SOURCE -I<header-dir> -L<lib-dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib-dir> -lm
+  .pas, .pp  $FPC -O2 -v0 -Fu<unit-dir> -FU<build-dir> -Fl<lib-dir> -k-rpath=<lib-dir> -k--disable-new-dtags -oPROGRAM SOURCE
+  .py        python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib-dir>/libpoker.so
+$CC defaults to cc and $FPC to fpc; <lib-dir> is --lib-dir; the header
 (poker.h) and the Pascal unit (poker.pas) are this libpoker's own copies.
 Any other file must be an executable linked against libpoker.
 
