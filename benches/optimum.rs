@@ -1,4 +1,4 @@
-//! The hindsight optimum's speed (issue 7 targets under 1 ms per deck).
+//! The hindsight optimum's speed (the target: under 1 ms per deck).
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use poker::contest::ContestDeck;

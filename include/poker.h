@@ -383,7 +383,7 @@ typedef struct CamiciaError {
  and 0 tricks; if only B has none, A plays one card and collects it
  (finished, 1 card, 1 trick).
 
- Rules (exercism "camicia", seed 002): J, Q, K, A make the opponent pay
+ Rules (exercism "camicia"): J, Q, K, A make the opponent pay
  1, 2, 3, 4 cards; a payment card while paying turns the debt round; the
  last payment card's player collects the pile; a player who must play with
  no cards loses the pile; finished when one player holds every card after
@@ -512,7 +512,7 @@ int poker_last_error(char *buf, int len);
 int poker_last_error_code(void);
 
 /*
- Deals Microsoft FreeCell game `deal_number` (seed 000, the Rosetta Code
+ Deals Microsoft FreeCell game `deal_number` (the Rosetta Code
  "Deal cards for FreeCell" task; the ranges above 2^31 - 1 are FreeCell
  Pro's, as pysol-cards and fc-solve deal them).
 
@@ -688,7 +688,7 @@ int poker_game_error(const struct PokerGame *game, char *buf, int len);
  The contest points of five cards as one column (card order irrelevant):
  straight flush 8, flush 7, four of a kind 6, full house 5, straight 4
  (9-K or 10-A), three of a kind 3, two pair 2, one pair 1, nothing 0
- (contest text, seed 001). Cards use the contest encoding: `values[i]`
+ (the contest text). Cards use the contest encoding: `values[i]`
  1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
  clubs).
 
@@ -703,7 +703,7 @@ int poker_hand_score(const int *values, const int *colors);
 
 /*
  Names the standard poker category of five cards from a 52-card deck
- (the textbook case study's exercises, seed 003; the same code scores
+ (the textbook case study's exercises; the same code scores
  the contest's columns).
 
  `cards`: 5 card indices in any order, each `rank * 4 + suit` as

@@ -151,7 +151,7 @@ impl Card {
 
     /// Microsoft FreeCell's card index 0..=51: `rank * 4 + suit` with the ace
     /// low (A = 0, 2 = 1, ..., K = 12) and suits C, D, H, S. So 0 is the ace
-    /// of clubs and 51 the king of spades (seed 000). The C API uses it for
+    /// of clubs and 51 the king of spades (Microsoft FreeCell's order). The C API uses it for
     /// every card it passes as a number.
     pub fn index(self) -> u8 {
         let value = self.rank.value();

@@ -3,7 +3,7 @@
 //!
 //! Categories follow standard poker (a straight is five consecutive ranks,
 //! the wheel A-2-3-4-5 included; aces do not wrap round otherwise). The
-//! contest ("Poker American", seed 001) gives them points in its own order,
+//! contest ("Poker American") gives them points in its own order,
 //! where a flush (7) outranks four of a kind (6): see [`Category::contest_points`].
 
 use crate::card_list::CardList;
@@ -49,7 +49,7 @@ impl Category {
         Category::StraightFlush,
     ];
 
-    /// Points per column in the contest (seed 001): straight flush 8,
+    /// Points per column in the contest text: straight flush 8,
     /// flush 7, four of a kind 6, full house 5, straight 4, three of a kind 3,
     /// two pair 2, one pair 1, nothing 0.
     pub fn contest_points(self) -> u8 {

@@ -1,6 +1,6 @@
 //! libpoker: a contest kit for card-game programming contests.
 //!
-//! - [`contest`]: the "Poker American" contest module (seed 001): deck, game,
+//! - [`contest`]: the "Poker American" contest module: deck, game,
 //!   rules and scoring; its C face is POKER.H's `p_startgame`, `p_look`,
 //!   `p_place` (see [`ffi`]).
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks them.

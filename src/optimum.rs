@@ -1,6 +1,6 @@
 //! The hindsight optimum of a contest deck: the best total any balanced
 //! placement of its 20 dealt cards could reach if all of them were known in
-//! advance (issue 7).
+//! advance.
 //!
 //! The balance rule sends each block of 4 consecutive cards (block `k` is
 //! cards `4k..4k+3`) one to each column, in any order. Columns are

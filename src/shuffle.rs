@@ -1,5 +1,5 @@
-//! The textbook shuffle-and-deal of a 52-card deck (seed 003,
-//! `../shared/spec/shuffle.md`), done right.
+//! The textbook shuffle-and-deal of a 52-card deck (a C textbook's case
+//! study), done right.
 //!
 //! The case study fills a 4 x 13 table by drawing random cells and retrying
 //! taken ones, which can be postponed indefinitely. Here the deck is

@@ -120,3 +120,139 @@ fn python_examples_in_the_docs_run() {
     }
     assert!(count >= 3, "only {count} Python examples found");
 }
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(common::root().join(file)).unwrap()
+}
+
+#[test]
+fn readme_builds_the_library_before_any_command_links_against_it() {
+    // `cargo test` leaves libpoker.so only in target/release/deps; `cargo
+    // build --release` is what puts it where the README's cc lines look.
+    let readme = read("README.md");
+    let first = blocks("README.md", "sh").into_iter().next().unwrap();
+    assert!(
+        first
+            .lines()
+            .next()
+            .unwrap()
+            .starts_with("cargo build --release "),
+        "{first}"
+    );
+    let linked = readme.find("-Ltarget/release").expect("a cc line");
+    assert!(readme.find(&first).unwrap() < linked);
+    // .ci/run follows these steps on a fresh clone and checks the file.
+    let ci = read(".ci/run");
+    assert!(ci.contains("cargo build --release"), "{ci}");
+    assert!(ci.contains("target/release/libpoker.so"), "{ci}");
+}
+
+#[test]
+fn readme_and_eval_help_give_the_same_compile_commands() {
+    let help = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--help"])
+        .output()
+        .unwrap();
+    let help = common::stdout(&help);
+    let words = |line: &str| line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let commands = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(".c ") || l.starts_with(".pas") || l.starts_with(".py "))
+            .map(words)
+            .collect()
+    };
+    let readme = blocks("README.md", "text").join("");
+    assert_eq!(commands(&help).len(), 3, "{help}");
+    assert_eq!(commands(&readme), commands(&help));
+}
+
+#[test]
+fn bindings_doc_names_every_c_example() {
+    let doc = read("docs/bindings.md");
+    let mut count = 0;
+    for entry in std::fs::read_dir(common::root().join("c_examples")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".c") {
+            assert!(
+                doc.contains(&format!("`{name}`")),
+                "docs/bindings.md omits {name}"
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 3);
+}
+
+#[test]
+fn readme_prerequisites_name_every_tool_ci_requires() {
+    let readme = read("README.md");
+    let ci = read(".ci/run");
+    let list = ci
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("for tool in "))
+        .expect(".ci/run lists the tools it requires");
+    let list = list.split(';').next().unwrap();
+    for tool in list.split_whitespace() {
+        let debian = match tool {
+            "bwrap" => "bubblewrap",
+            "cc" => "gcc",
+            "/usr/bin/python3" => "python3",
+            "fpc" => "fp-compiler",
+            other => other,
+        };
+        assert!(
+            readme.contains(&format!("`{debian}`")),
+            "README omits {debian}"
+        );
+    }
+}
+
+#[test]
+fn no_internal_references_in_docs_header_or_messages() {
+    let mut files = vec![
+        "README.md".to_string(),
+        "include/poker.h".to_string(),
+        "bindings/python/libpoker.py".to_string(),
+        "bindings/pascal/poker.pas".to_string(),
+    ];
+    for dir in [
+        "docs",
+        "src/bin/poker",
+        "src/ffi",
+        "c_examples",
+        "python_examples",
+        "pascal_examples",
+    ] {
+        for entry in std::fs::read_dir(common::root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                files.push(
+                    path.strip_prefix(common::root())
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    for file in files {
+        let text = read(&file).to_lowercase();
+        for internal in [
+            "seed 00",
+            "strategy2",
+            "shared/spec",
+            "shared/notes",
+            "shared/vectors",
+        ] {
+            assert!(!text.contains(internal), "{file} mentions {internal:?}");
+        }
+        for (at, _) in text.match_indices("issue ") {
+            let next = text[at + 6..].chars().next();
+            assert!(
+                !next.is_some_and(|c| c.is_ascii_digit()) || text[..at].ends_with("cargo "),
+                "{file} mentions an issue number"
+            );
+        }
+    }
+}

@@ -508,14 +508,12 @@ fn bad_arguments_are_clear_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--time-limit"));
     let out = run(&["--decks", "/nonexistent/decks.txt"]);
     assert_eq!(out.status.code(), Some(2));
-    // A missing contestant is scored as an error, not a crash of the evaluator.
+    // A missing contestant is the user's mistake: a usage error, nothing run.
     let deck = one_deck_file();
-    let json = eval(&["--decks", deck.to_str().unwrap(), "/nonexistent/prog"]);
-    assert_zero(
-        &json["contestants"][0]["tests"][0],
-        "error",
-        "does not exist",
-    );
+    let out = run(&["--decks", deck.to_str().unwrap(), "/nonexistent/prog"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/prog does not exist"));
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Deal numbering for the 52-card game (26 cards each, number cards alike):
-//! the camicia.dev distributed search's index (seed 002, issue 5).
+//! the camicia.dev distributed search's index.
 //!
 //! A deal is the 52-symbol string `a + b` over `A`, `K`, `Q`, `J` (4 each)
 //! and `-` (36). Its index is its lexicographic rank among all

@@ -1,4 +1,4 @@
-//! Camicia, a Beggar-My-Neighbour variant (seed 002, the exercism exercise
+//! Camicia, a Beggar-My-Neighbour variant (the exercism exercise
 //! "camicia"): exact simulation with loop detection, deal numbering, and a
 //! fast search for record games.
 //!

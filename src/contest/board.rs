@@ -140,7 +140,7 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
 
-    /// The contest text's worked example (seed 001), rows top to bottom, with
+    /// The contest text's worked example, rows top to bottom, with
     /// its suits T=clubs, C=hearts, P=spades, R=diamonds translated.
     fn seed_example() -> Board {
         let rows = [

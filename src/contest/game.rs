@@ -1,5 +1,5 @@
 //! The game and its rules: the call order and the column-balance rule of the
-//! contest text (seed 001, "Observații" 2).
+//! contest text ("Observații" 2).
 
 use super::{Board, COLUMNS, ContestDeck, DECK_SIZE, PLACEMENTS, Score};
 use crate::cards::Card;

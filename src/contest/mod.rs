@@ -1,4 +1,4 @@
-//! The "Poker American" contest (seed 001): the 24-card deck, the game and
+//! The "Poker American" contest: the 24-card deck, the game and
 //! its rules, the board and its scoring.
 //!
 //! One rule checker ([`Game`]) and one scorer ([`Board::score`]) serve the

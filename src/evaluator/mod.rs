@@ -1,6 +1,6 @@
 //! The reference evaluator: runs contestant programs over the contest's
 //! fixed test decks, scores every game itself, and ranks the contestants
-//! (seed 001, "Limits and evaluation").
+//! ("Limits and evaluation").
 //!
 //! Each game runs the contestant as a separate process, in its own session,
 //! with the deck held here: the library linked into the contestant asks for

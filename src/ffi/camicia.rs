@@ -1,4 +1,4 @@
-//! Camicia (Beggar-My-Neighbour, seed 002 = the exercism exercise
+//! Camicia (Beggar-My-Neighbour, the exercism exercise
 //! "camicia"): simulate one game from C. The rules and the counting are
 //! exercism's; see `docs/camicia.md` and the Rust module `poker::camicia`.
 
@@ -84,7 +84,7 @@ fn run(a: &[u8], b: &[u8]) -> camicia::Outcome {
 /// and 0 tricks; if only B has none, A plays one card and collects it
 /// (finished, 1 card, 1 trick).
 ///
-/// Rules (exercism "camicia", seed 002): J, Q, K, A make the opponent pay
+/// Rules (exercism "camicia"): J, Q, K, A make the opponent pay
 /// 1, 2, 3, 4 cards; a payment card while paying turns the debt round; the
 /// last payment card's player collects the pile; a player who must play with
 /// no cards loses the pile; finished when one player holds every card after

@@ -41,7 +41,7 @@ fn deal_number(n: i64) -> Result<DealNumber, c_int> {
     DealNumber::new(n).map_err(|error| super::error::fail_deal_number(&error))
 }
 
-/// Deals Microsoft FreeCell game `deal_number` (seed 000, the Rosetta Code
+/// Deals Microsoft FreeCell game `deal_number` (the Rosetta Code
 /// "Deal cards for FreeCell" task; the ranges above 2^31 - 1 are FreeCell
 /// Pro's, as pysol-cards and fc-solve deal them).
 ///

@@ -276,7 +276,7 @@ pub unsafe extern "C" fn poker_game_error(
 /// The contest points of five cards as one column (card order irrelevant):
 /// straight flush 8, flush 7, four of a kind 6, full house 5, straight 4
 /// (9-K or 10-A), three of a kind 3, two pair 2, one pair 1, nothing 0
-/// (contest text, seed 001). Cards use the contest encoding: `values[i]`
+/// (the contest text). Cards use the contest encoding: `values[i]`
 /// 1..6 (9, 10, J, Q, K, A), `colors[i]` 1..4 (spades, hearts, diamonds,
 /// clubs).
 ///

@@ -59,7 +59,7 @@ const NAMES: [&std::ffi::CStr; 9] = [
 ];
 
 /// Names the standard poker category of five cards from a 52-card deck
-/// (the textbook case study's exercises, seed 003; the same code scores
+/// (the textbook case study's exercises; the same code scores
 /// the contest's columns).
 ///
 /// `cards`: 5 card indices in any order, each `rank * 4 + suit` as

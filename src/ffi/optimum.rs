@@ -1,4 +1,4 @@
-//! `poker_optimum`: the hindsight optimum of a deal (issue 7), over the
+//! `poker_optimum`: the hindsight optimum of a deal, over the
 //! contest's card encoding.
 
 use super::error::{POKER_ERR_COUNT, POKER_ERR_INTERNAL, POKER_ERR_NULL, fail, fail_cards};

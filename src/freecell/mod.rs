@@ -1,4 +1,4 @@
-//! Microsoft FreeCell deals by number (seed 000; `../shared/spec/freecell.md`).
+//! Microsoft FreeCell deals by number (the Rosetta Code algorithm, with FreeCell Pro's range).
 //!
 //! A deal number `n` in 1..=8,589,934,591 (2^33 - 1) seeds the Microsoft C
 //! linear congruential generator `state <- 214013 * state + 2531011 (mod 2^32)`;
