@@ -152,3 +152,23 @@ fn poker_eval_scores_the_python_greedy_like_its_c_twin() {
     }
     assert_eq!(py["total"], c["total"]);
 }
+
+#[test]
+fn a_python_contestant_ending_early_is_told_so() {
+    if !have_python("a_python_contestant_ending_early_is_told_so") {
+        return;
+    }
+    let script = "from libpoker import p_startgame, p_look, p_place
+p_startgame()
+p_look()
+p_place(1)
+print('leaving early')
+";
+    let output = python(&["-c", script], &[("POKER_SEED", "1")]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(common::stdout(&output), "leaving early\n");
+    assert_eq!(
+        common::stderr(&output),
+        "poker: game ended after 1 of 20 placements; the evaluator scores it 0\n"
+    );
+}
