@@ -59,8 +59,9 @@ it is on; a source that does not compile is \"not run\" and scores 0):
   .c         $CC -O2 -o PROGRAM SOURCE -I<header-dir> -L<lib-dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib-dir> -lm
   .pas, .pp  $FPC -O2 -v0 -Fu<unit-dir> -FU<build-dir> -Fl<lib-dir> -k-rpath=<lib-dir> -k--disable-new-dtags -oPROGRAM SOURCE
   .py        python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib-dir>/libpoker.so
-$CC defaults to cc and $FPC to fpc; <lib-dir> is --lib-dir; the header
-(poker.h) and the Pascal unit (poker.pas) are this libpoker's own copies.
+$CC defaults to cc and $FPC to fpc; <lib-dir> is --lib-dir (default: the
+folder of libpoker.so next to poker); the header (poker.h) and the Pascal
+unit (poker.pas) are this libpoker's own copies.
 Any other file must be an executable linked against libpoker.
 
 Examples:
