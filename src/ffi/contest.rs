@@ -150,8 +150,8 @@ pub extern "C" fn p_startgame() {
 ///
 /// Rules (contest text): must follow `p_startgame` or a `p_place`; calling it
 /// twice in a row, before `p_startgame`, or with a NULL pointer ends the
-/// program with a message on stderr naming the rule and the call number, and
-/// exit status 3.
+/// program with a message on stderr naming the rule, the card and the call
+/// number, and exit status 3.
 ///
 /// # Safety
 /// Each pointer must be NULL (a reported violation) or point to a writable
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
 /// 1, so each block of 4 cards goes one to each column. A column outside
 /// 1..4, a placement that breaks the balance, or a `p_place` without a
 /// `p_look` before it ends the program with a message on stderr naming the
-/// rule and the call number, and exit status 3.
+/// rule, the card and the call number, and exit status 3.
 ///
 /// The 20th call stops the program (exit status 0): the library flushes the
 /// program's C stdio, then (in practice mode) prints, starting on a new
