@@ -7,6 +7,7 @@ mod eval;
 mod freecell;
 mod hand;
 mod optimum;
+mod render;
 mod run_options;
 mod shuffle;
 
