@@ -284,7 +284,9 @@ impl Toolchain {
                 )));
             }
             _ => {
-                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout });
+                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
+                    // The compiler saw a copy: name the contestant's file.
+                    .replace(&copy.display().to_string(), &shown.to_string());
                 let errors: Vec<&str> = text
                     .lines()
                     .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))

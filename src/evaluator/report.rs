@@ -127,7 +127,7 @@ impl Audit {
             })
             .collect();
         let mut replay = Vec::new();
-        for c in contestants {
+        for c in contestants.iter().filter(|c| c.program.is_ok()) {
             for (i, deck) in decks.iter().enumerate() {
                 let mut commands = Vec::new();
                 if !c.practice_build.is_empty() {
@@ -169,7 +169,7 @@ impl Audit {
         for record in &self.compile {
             let _ = writeln!(
                 out,
-                "  {} compiled: {}",
+                "  {} compiles with: {}",
                 escape(&record.contestant),
                 escape(&record.practice)
             );
