@@ -271,7 +271,10 @@ fn check(page: &Value, width: u32) {
         stderr.contains("<script>document.title = 'owned';</script>"),
         "{stderr}"
     );
-    assert!(stderr.contains("\\u{1b}[2Jlast line <b>bold</b>"), "{stderr}");
+    assert!(
+        stderr.contains("\\u{1b}[2Jlast line <b>bold</b>"),
+        "{stderr}"
+    );
     assert!(contestants[2]["games"][1]["stderr"].is_null());
     // The broken one: its diagnostics line by line.
     let diagnostics = contestants[3]["diagnostics"].as_str().unwrap();
@@ -326,19 +329,29 @@ fn the_report_draws_every_board_and_lays_out_at_laptop_and_phone_widths() {
     // line and once.
     let text = &run.text;
     assert!(text.contains("  [1] decks 1-10: exited with status 1 after 0 placements\n      stderr: line one\n      stderr: <script>"), "{text}");
-    assert_eq!(text.matches("exited with status 1 after 0 placements").count(), 1);
+    assert_eq!(
+        text.matches("exited with status 1 after 0 placements")
+            .count(),
+        1
+    );
     let diagnostic = text
         .lines()
         .find(|l| l.contains("undeclared_two"))
         .unwrap_or_else(|| panic!("{text}"));
-    assert!(!diagnostic.contains("undeclared_one"), "one line each: {diagnostic}");
+    assert!(
+        !diagnostic.contains("undeclared_one"),
+        "one line each: {diagnostic}"
+    );
     let everything = format!("{text}{}", run.stderr);
     assert_eq!(
         everything.matches("error: 'undeclared_two'").count(),
         1,
         "{everything}"
     );
-    assert!(text.contains("broken.c:3:5: error: 'undeclared_two'"), "{text}");
+    assert!(
+        text.contains("broken.c:3:5: error: 'undeclared_two'"),
+        "{text}"
+    );
 
     let Some(chromium) = browser::chromium("the HTML report in a browser") else {
         return;
@@ -364,7 +377,11 @@ fn the_audit_fingerprints_the_decks_and_replays_each_game_in_practice_mode() {
         .arg(common::root().join("c_examples/roundrobin.c"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     let audit = &json["audit"];
     assert_eq!(audit["version"], env!("CARGO_PKG_VERSION"));
@@ -372,7 +389,13 @@ fn the_audit_fingerprints_the_decks_and_replays_each_game_in_practice_mode() {
     assert_eq!(audit["decks_sha256"], sha256sum(&canonical));
     let compile = &audit["compile"][0];
     assert_eq!(compile["contestant"], "roundrobin");
-    assert!(compile["command"].as_array().unwrap().iter().any(|a| a == "-O2"));
+    assert!(
+        compile["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "-O2")
+    );
     assert_eq!(audit["replay"].as_array().unwrap().len(), 3);
     assert_eq!(json["contestants"][0]["tests"][0]["score"], 11);
     // Each replay, run by hand in a fresh folder, prints the game's total.
@@ -407,7 +430,15 @@ fn the_audit_fingerprints_the_decks_and_replays_each_game_in_practice_mode() {
         .output()
         .unwrap();
     let text = common::stdout(&out);
-    assert!(text.contains(&format!("sha256 {}", sha256sum(&canonical))), "{text}");
-    assert!(text.contains(&format!("roundrobin replays deck 1: POKER_DECK='{example}' ")), "{text}");
+    assert!(
+        text.contains(&format!("sha256 {}", sha256sum(&canonical))),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "roundrobin replays deck 1: POKER_DECK='{example}' "
+        )),
+        "{text}"
+    );
     let _ = Path::new("");
 }

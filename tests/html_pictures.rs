@@ -29,7 +29,8 @@ fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
     let measured = browser::measure(chromium, &harness, width.max(500) + 20, 900);
     let shot = file.with_extension(format!("{width}.png"));
     browser::screenshot(chromium, &harness, width.max(500) + 20, 900, &shot);
-    let value: Value = serde_json::from_str(&measured).unwrap_or_else(|e| panic!("{e}: {measured}"));
+    let value: Value =
+        serde_json::from_str(&measured).unwrap_or_else(|e| panic!("{e}: {measured}"));
     assert!(value["error"].is_null(), "{value}");
     value
 }
@@ -66,7 +67,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
     let totals: Vec<u8> = decks.iter().map(round_robin_total).collect();
     let optima: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mean = totals.iter().map(|&t| f64::from(t)).sum::<f64>() / 12.0;
-    assert!((json["mean"].as_f64().unwrap() - mean).abs() < 1e-9, "{json}");
+    assert!(
+        (json["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+        "{json}"
+    );
     assert!(json["standard_error"].is_number() && json["stderr"].is_null());
     let min = *totals.iter().min().unwrap();
     let min_deck = totals.iter().position(|&t| t == min).unwrap() as u64 + 1;
@@ -96,7 +100,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
     for width in [1280, 390] {
         let page = in_browser(chromium, &html, width, script);
         assert_eq!(page["width"], width);
-        assert!(page["scroll_width"].as_u64() <= page["width"].as_u64(), "{page}");
+        assert!(
+            page["scroll_width"].as_u64() <= page["width"].as_u64(),
+            "{page}"
+        );
         assert!(page["svg_right"].as_f64().unwrap() <= f64::from(width) + 0.5);
         // One bar per distinct total (plus one legend swatch each).
         assert_eq!(page["played"], distinct(&totals) + 1, "{page}");
@@ -109,7 +116,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
             .unwrap();
         assert!((shown - mean).abs() < 0.0006, "{page}");
         let texts = page["texts"].as_str().unwrap();
-        assert!(texts.contains(&format!("POKER_SEED={}", 5 + min_deck)), "{texts}");
+        assert!(
+            texts.contains(&format!("POKER_SEED={}", 5 + min_deck)),
+            "{texts}"
+        );
     }
 }
 

@@ -95,8 +95,7 @@ pub fn shell_word(word: &str) -> String {
     }
     let (name, value) = match word.split_once('=') {
         Some((name, value))
-            if !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_uppercase() || c == '_') =>
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_') =>
         {
             (format!("{name}="), value)
         }
@@ -186,10 +185,7 @@ impl Audit {
                 );
             }
         }
-        let _ = writeln!(
-            out,
-            "  (--json and --html give the replay of every game)"
-        );
+        let _ = writeln!(out, "  (--json and --html give the replay of every game)");
     }
 }
 

@@ -130,7 +130,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The first deck reaching the min and the max, as a practice seed.
     let seed_of = |deck: usize| args.seed.wrapping_add(deck as u64);
     let min_game = results.iter().min_by_key(|r| (r.score, r.deck));
-    let max_game = results.iter().max_by_key(|r| (r.score, std::cmp::Reverse(r.deck)));
+    let max_game = results
+        .iter()
+        .max_by_key(|r| (r.score, std::cmp::Reverse(r.deck)));
     let min = min_game.map_or(0, |r| r.score);
     let max = max_game.map_or(0, |r| r.score);
     let min_seed = min_game.map_or(0, |r| seed_of(r.deck));
@@ -191,9 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {jobs} at a time, {wall:.1} s",
             args.games, args.seed, args.games
         );
-        println!(
-            "score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}"
-        );
+        println!("score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}");
         println!(
             "            min {min} (replay: POKER_SEED={min_seed}), max {max} (replay: POKER_SEED={max_seed})"
         );

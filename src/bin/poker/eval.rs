@@ -1,12 +1,12 @@
 //! `poker eval`: contestants over the fixed test decks, scored and ranked.
 
+use crate::render;
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use crate::render;
 use poker::evaluator::report::{Audit, Report, canonical_decks, escape};
-use sha2::{Digest, Sha256};
 use poker::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -72,7 +72,13 @@ fn counts(values: &[u8]) -> [u32; 33] {
 fn histogram(page: &BenchPage) -> anyhow::Result<String> {
     let played = counts(&page.totals);
     let best = counts(&page.optima);
-    let top = played.iter().chain(&best).copied().max().unwrap_or(1).max(1);
+    let top = played
+        .iter()
+        .chain(&best)
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
@@ -146,7 +152,10 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
             .caption(
-                format!("Camicia: {}, {} cards, {} tricks", o.status, o.cards, o.tricks),
+                format!(
+                    "Camicia: {}, {} cards, {} tricks",
+                    o.status, o.cards, o.tricks
+                ),
                 ("sans-serif", 18),
             )
             .x_label_area_size(36)
@@ -180,9 +189,7 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
                 CARD_RED.stroke_width(2),
             ))?
             .label("player B")
-            .legend(|(x, y)| {
-                PathElement::new(vec![(x, y), (x + 14, y)], CARD_RED.stroke_width(2))
-            });
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CARD_RED.stroke_width(2)));
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)

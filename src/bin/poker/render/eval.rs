@@ -141,7 +141,11 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                     .map_or_else(Vec::new, |why| why.lines().map(escape).collect()),
                 total: r.total,
                 best: r.best_possible,
-                games: if r.not_run.is_some() { Vec::new() } else { games },
+                games: if r.not_run.is_some() {
+                    Vec::new()
+                } else {
+                    games
+                },
             }
         })
         .collect();
