@@ -392,6 +392,62 @@ mod tests {
         assert_eq!(escape("plain é"), "plain é");
     }
 
+    fn failed(deck: usize, reason: &str, stderr: &str) -> GameResult {
+        GameResult {
+            status: Status::Violation,
+            stderr: stderr.to_string(),
+            ..GameResult::not_run(deck, reason.to_string())
+        }
+    }
+
+    #[test]
+    fn games_failing_alike_are_told_once_with_their_stderr() {
+        let games = [
+            failed(1, "column 5", "a\nb\n"),
+            GameResult {
+                status: Status::Ok,
+                ..GameResult::not_run(2, String::new())
+            },
+            failed(3, "column 5", "a\nb\n"),
+            failed(4, "column 5", "other\n"),
+        ];
+        let found = failures(&games);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].decks, [1, 3]);
+        assert_eq!(found[0].stderr, ["a", "b"]);
+        assert_eq!(found[1].decks, [4]);
+        let result = ContestantResult {
+            name: "x".into(),
+            path: "x.c".into(),
+            not_run: None,
+            total: 0,
+            rank: 1,
+            scaled: 0,
+            best_possible: 0,
+            tests: games.to_vec(),
+        };
+        let mut out = String::new();
+        contestant_table(&mut out, &result);
+        assert_eq!(out.matches("column 5").count(), 2, "{out}");
+        assert!(out.contains("  [1] decks 1, 3: column 5\n      stderr: a\n      stderr: b\n  [2] deck 4: column 5\n"), "{out}");
+        assert!(
+            out.lines().all(|l| l == l.trim_end()),
+            "trailing spaces: {out}"
+        );
+    }
+
+    #[test]
+    fn canonical_decks_are_a_deck_file_without_comments() {
+        let decks = crate::evaluator::decks::builtin();
+        let file = include_str!("../../data/decks.txt");
+        let expected: String = file
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(canonical_decks(&decks), expected);
+    }
+
     #[test]
     fn deck_lists_join_runs() {
         assert_eq!(deck_list(&[3]), "3");
