@@ -4,7 +4,7 @@ use crate::render;
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use poker::evaluator::report::escape;
+use poker::evaluator::report::{escape, failures};
 use poker::evaluator::{self, SandboxMode, Status, decks};
 use poker::optimum::deck_optimum;
 use rayon::prelude::*;
@@ -205,14 +205,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "optimum:    mean {mean_best:.3} +- {se_best:.3} (the hindsight optimum of the same decks)"
         );
         println!("failed:     {} games", failed.len());
-        for r in failed.iter().take(5) {
+        // Games failing alike are told once: the first decks, then how many.
+        for failure in failures(&results).iter().take(5) {
+            let seeds: Vec<String> = failure
+                .decks
+                .iter()
+                .take(5)
+                .map(|&d| format!("{}", seed_of(d)))
+                .collect();
+            let more = match failure.decks.len() {
+                n if n > 5 => format!(" and {} more", n - 5),
+                _ => String::new(),
+            };
             println!(
-                "            deck {}: {} {}",
-                r.deck,
-                r.status.as_str(),
-                escape(r.reason.as_deref().unwrap_or(""))
+                "            {} {}: {} (POKER_SEED={}{more})",
+                failure.decks.len(),
+                if failure.decks.len() == 1 {
+                    "game"
+                } else {
+                    "games"
+                },
+                failure.status.as_str(),
+                seeds.join(", "),
             );
-            for line in r.stderr_tail(3) {
+            println!("              {}", escape(&failure.reason));
+            for line in failure.stderr.iter().rev().take(3).rev() {
                 println!("              stderr: {}", escape(line));
             }
         }
