@@ -10,7 +10,15 @@
 use std::process::Command;
 
 /// Crates only the `poker` command uses.
-const COMMAND_CRATES: [&str; 4] = ["clap", "indicatif", "anyhow", "serde_json"];
+const COMMAND_CRATES: [&str; 7] = [
+    "clap",
+    "indicatif",
+    "anyhow",
+    "serde_json",
+    "minijinja",
+    "plotters",
+    "sha2",
+];
 
 /// The crate names in `cargo tree -e normal --prefix none --offline`, with
 /// `extra` arguments.

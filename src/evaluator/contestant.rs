@@ -42,7 +42,18 @@ pub struct Contestant {
     /// The command that compiled it, for the record (empty when it needed
     /// no compiling).
     pub compile_command: Vec<String>,
+    /// How to build it by hand for practice mode, from its own source
+    /// (empty when it needs no building): the same compiler and flags, with
+    /// the header and library of this installation.
+    pub practice_build: Vec<String>,
+    /// How to run it by hand in practice mode (add `POKER_DECK=...`):
+    /// leading `NAME=value` words are environment settings.
+    pub practice_run: Vec<String>,
 }
+
+/// The most lines of compiler diagnostics kept for a contestant that does
+/// not compile.
+pub const DIAGNOSTIC_LINES: usize = 20;
 
 /// Where compiled contestants go and what they link against.
 #[derive(Debug)]
@@ -93,6 +104,77 @@ impl Toolchain {
         })
     }
 
+    /// Fills in `contestant`'s practice-mode commands: its compile command
+    /// with its own source, an output named after it in the current folder,
+    /// and the header of this installation; or how to run it.
+    fn practice(&self, contestant: &mut Contestant) {
+        let source = contestant.source.display().to_string();
+        let output = format!("./{}", contestant.name);
+        let scratch = self.work_dir.display().to_string();
+        let header = self.installed("include", "poker.h");
+        let unit = self.installed("bindings/pascal", "poker.pas");
+        let module = self.installed("bindings/python", "libpoker.py");
+        if let Some((compiler, args)) = contestant.compile_command.split_first() {
+            let name = Path::new(compiler)
+                .file_name()
+                .map_or(compiler.clone(), |n| n.to_string_lossy().into_owned());
+            let mut build = vec![name];
+            for arg in args {
+                let arg = if arg.starts_with(&scratch) && arg.ends_with("/contestant") {
+                    output.clone()
+                } else if arg
+                    .strip_prefix("-o")
+                    .is_some_and(|r| r.starts_with(&scratch))
+                {
+                    format!("-o{output}")
+                } else if arg.starts_with(&scratch) && arg.contains("/contestant.") {
+                    source.clone()
+                } else if arg == &format!("-I{scratch}/include") {
+                    format!("-I{header}")
+                } else if arg == &format!("-Fu{scratch}/pascal") {
+                    format!("-Fu{unit}")
+                } else if arg.starts_with(&format!("-FU{scratch}")) {
+                    continue;
+                } else {
+                    arg.clone()
+                };
+                build.push(arg);
+            }
+            contestant.practice_build = build;
+            contestant.practice_run = vec![output];
+        } else if source.ends_with(".py") {
+            contestant.practice_run = vec![
+                format!("LIBPOKER={}", self.libpoker().display()),
+                format!("PYTHONPATH={module}"),
+                "python3".into(),
+                source,
+            ];
+        } else {
+            contestant.practice_run = vec![source];
+        }
+    }
+
+    /// The folder of this installation's copy of `file` (the source tree's
+    /// `tree_dir` or the installed prefix), found from the library folder;
+    /// `tree_dir` itself when neither holds it.
+    fn installed(&self, tree_dir: &str, file: &str) -> String {
+        let installed = match tree_dir {
+            "include" => "include",
+            "bindings/pascal" => "share/libpoker/pascal",
+            _ => "share/libpoker/python",
+        };
+        let lib = &self.lib_dir;
+        [
+            lib.join("../..").join(tree_dir),
+            lib.join("../../..").join(tree_dir),
+            lib.join("..").join(installed),
+        ]
+        .into_iter()
+        .find(|dir| dir.join(file).is_file())
+        .and_then(|dir| fs::canonicalize(dir).ok())
+        .map_or(tree_dir.to_string(), |dir| dir.display().to_string())
+    }
+
     fn libpoker(&self) -> PathBuf {
         self.lib_dir.join("libpoker.so")
     }
@@ -109,6 +191,8 @@ impl Toolchain {
             source: path.to_path_buf(),
             program: Err(String::new()),
             compile_command: Vec::new(),
+            practice_build: Vec::new(),
+            practice_run: Vec::new(),
         };
         contestant.program = match path.extension().and_then(|e| e.to_str()) {
             _ if !path.exists() => Err(format!("{} does not exist", path.display())),
@@ -118,6 +202,7 @@ impl Toolchain {
             Some("py") => self.python(path),
             _ => self.executable(path),
         };
+        self.practice(&mut contestant);
         contestant
     }
 
@@ -199,13 +284,23 @@ impl Toolchain {
                 )));
             }
             _ => {
-                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout });
+                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
+                    // The compiler saw a copy: name the contestant's file.
+                    .replace(&copy.display().to_string(), &shown.to_string());
                 let errors: Vec<&str> = text
                     .lines()
                     .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))
-                    .take(5)
                     .collect();
-                return Err(format!("{shown} does not compile: {}", errors.join(" | ")));
+                let mut why = format!("{shown} does not compile:");
+                for line in errors.iter().take(DIAGNOSTIC_LINES) {
+                    why.push('\n');
+                    why.push_str(line);
+                }
+                if errors.len() > DIAGNOSTIC_LINES {
+                    let more = errors.len() - DIAGNOSTIC_LINES;
+                    why.push_str(&format!("\n... and {more} more lines"));
+                }
+                return Err(why);
             }
         }
         let kept = self.keep(&output)?;

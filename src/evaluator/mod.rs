@@ -90,6 +90,13 @@ pub fn play(
         result.peak_memory = usage.peak_memory;
     }
     result.placements = game.placements();
+    result.board = std::array::from_fn(|i| {
+        game.board()
+            .column(i)
+            .iter()
+            .map(|card| card.to_string())
+            .collect()
+    });
     if let Ending::Finished(total) = ending {
         result.score = total;
     }

@@ -76,6 +76,10 @@ pub struct GameResult {
     /// nothing.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// The board the program built, column 1 first, each column's cards in
+    /// the order placed, as card tokens (`TS`, `9h` style, upper case); a
+    /// game that never started has four empty columns.
+    pub board: [Vec<String>; 4],
 }
 
 /// How many bytes of a game's standard error its result keeps: the last
@@ -97,7 +101,15 @@ impl GameResult {
             peak_memory: None,
             best_possible: None,
             stderr: String::new(),
+            board: Default::default(),
         }
+    }
+
+    /// The last `lines` lines of the program's standard error (fewer when
+    /// it wrote fewer), blank lines at the end left out.
+    pub fn stderr_tail(&self, lines: usize) -> Vec<&str> {
+        let all: Vec<&str> = self.stderr.trim_end().lines().collect();
+        all[all.len().saturating_sub(lines)..].to_vec()
     }
 }
 

@@ -65,6 +65,10 @@ struct PlayArgs {
     /// and who owes how many cards.
     #[arg(long, conflicts_with = "json")]
     trace: bool,
+    /// Also draw the game to FILE as an SVG chart: the cards each player
+    /// holds after every trick, a loop's start marked.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -137,6 +141,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let a = parse_deck(args.a.as_deref().unwrap_or(""), Player::A)?;
     let b = parse_deck(args.b.as_deref().unwrap_or(""), Player::B)?;
+    if let Some(path) = &args.svg {
+        std::fs::write(path, crate::render::camicia_svg(&reference::trace(&a, &b))?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if args.trace {
         print_trace(&a, &b);
         return Ok(ExitCode::SUCCESS);

@@ -1,10 +1,12 @@
 //! `poker eval`: contestants over the fixed test decks, scored and ranked.
 
 use crate::progress;
+use crate::render;
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
-use poker::evaluator::report::{Report, escape};
+use poker::evaluator::report::{Audit, Report, canonical_decks, escape};
 use poker::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
+use sha2::{Digest, Sha256};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,6 +50,11 @@ pub struct Args {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Also write the report as one self-contained HTML page to FILE: the
+    /// ranking, every game's board drawn as cards next to the best possible
+    /// board of its deck, failures with the end of their stderr, the audit.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 
     #[command(flatten)]
     run: RunOptions,
@@ -136,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "poker: warning: {} is not run (scored 0): {}",
                 escape(&c.name),
-                escape(why)
+                escape(why.lines().next().unwrap_or(""))
             );
         }
     }
@@ -154,7 +161,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("cannot run the evaluation")?;
     bar.finish_and_clear();
 
-    let report = Report::new(results, &config);
+    let mut report = Report::new(results, &config);
+    let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    report.audit = Some(Audit::new(&contestants, &decks, hex));
+    if let Some(path) = &args.html {
+        let source = match &args.decks {
+            Some(file) => file.display().to_string(),
+            None => format!(
+                "the built-in decks (poker decks --seed {})",
+                decks::BUILTIN_SEED
+            ),
+        };
+        std::fs::write(path, render::eval_page(&report, &decks, &source))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

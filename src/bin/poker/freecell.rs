@@ -48,6 +48,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Also draw the tableau of the (first) deal to FILE as SVG cards.
+    #[arg(long, value_name = "FILE", conflicts_with = "find")]
+    svg: Option<PathBuf>,
+
     /// Find the deal number of a board read from FILE (`-` or nothing:
     /// standard input), searching all of 1..8589934591. The board may be
     /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T
@@ -92,6 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Tens::T
     };
+    if let (Some(path), Some(&(n, _))) = (&args.svg, numbers.first()) {
+        let deal = Deal::new(DealNumber::try_from(n)?);
+        let svg = crate::render::freecell_svg(&format!("FreeCell deal {n}"), &deal.columns())?;
+        std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let several = numbers.len() > 1 || numbers.iter().any(|(a, b)| a != b);
     // A closed reader kills us with SIGPIPE (main sets it to the default),
     // so an error here is a real one.

@@ -8,6 +8,7 @@ mod freecell;
 mod hand;
 mod optimum;
 mod progress;
+mod render;
 mod run_options;
 mod shuffle;
 
