@@ -102,11 +102,24 @@ fn assert_scored_32_quietly(judged: &Judged, what: &str) {
         judged.message,
         judged.contestant_stderr
     );
-    assert!(judged.contestant.success(), "{what}: {:?}", judged.contestant);
+    assert!(
+        judged.contestant.success(),
+        "{what}: {:?}",
+        judged.contestant
+    );
     // What it printed went to its standard error instead, all of it.
     let printed = &judged.contestant_stderr;
-    for expected in ["before the game", "a partial line", "raw write", "call 20", " partial"] {
-        assert!(printed.contains(expected), "{what}: {expected:?} missing from {printed:?}");
+    for expected in [
+        "before the game",
+        "a partial line",
+        "raw write",
+        "call 20",
+        " partial",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "{what}: {expected:?} missing from {printed:?}"
+        );
     }
 }
 
@@ -129,7 +142,11 @@ fn build_c(name: &str, compiler: &str, source_name: &str, std: &str) -> PathBuf 
     };
     std::fs::copy(include("c").join("poker.h"), dir.join("poker.h")).unwrap();
     std::fs::copy(include("c").join("poker_judge.c"), dir.join(client)).unwrap();
-    std::fs::copy(common::root().join("tests/judge/noisy.c"), dir.join(source_name)).unwrap();
+    std::fs::copy(
+        common::root().join("tests/judge/noisy.c"),
+        dir.join(source_name),
+    )
+    .unwrap();
     let exe = dir.join("noisy");
     compile(
         Command::new(compiler)
@@ -164,21 +181,36 @@ fn the_pascal_client_keeps_prints_and_reads_off_the_channel() {
     }
     let dir = folder("pascal");
     std::fs::copy(include("pascal").join("poker.pp"), dir.join("poker.pp")).unwrap();
-    std::fs::copy(common::root().join("tests/judge/noisy.pas"), dir.join("noisy.pas")).unwrap();
+    std::fs::copy(
+        common::root().join("tests/judge/noisy.pas"),
+        dir.join("noisy.pas"),
+    )
+    .unwrap();
     // As the judge compiles Pascal: the program's file only, unit found beside it.
     compile(
-        Command::new("fpc")
-            .current_dir(&dir)
-            .args(["-O2", "-XS", "-Xt", "-onoisy.out", "noisy.pas"]),
+        Command::new("fpc").current_dir(&dir).args([
+            "-O2",
+            "-XS",
+            "-Xt",
+            "-onoisy.out",
+            "noisy.pas",
+        ]),
         "fpc",
     );
-    assert_scored_32_quietly(&judge("pascal", Command::new(dir.join("noisy.out"))), "Pascal");
+    assert_scored_32_quietly(
+        &judge("pascal", Command::new(dir.join("noisy.out"))),
+        "Pascal",
+    );
 }
 
 /// A folder with the Python client and the noisy contestant as `name`.
 fn python_folder(case: &str, name: &str) -> PathBuf {
     let dir = folder(case);
-    std::fs::copy(include("python3").join("libpoker.py"), dir.join("libpoker.py")).unwrap();
+    std::fs::copy(
+        include("python3").join("libpoker.py"),
+        dir.join("libpoker.py"),
+    )
+    .unwrap();
     std::fs::copy(common::root().join("tests/judge/noisy.py"), dir.join(name)).unwrap();
     dir
 }

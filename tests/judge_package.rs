@@ -102,7 +102,10 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
     // (libpoker.py; poker.pp is not *.pas).
     let partial = dir.join("submissions/partially_accepted");
     let extra = [
-        ("sometimes_breaks.c", root.join("tests/judge/sometimes_breaks.c")),
+        (
+            "sometimes_breaks.c",
+            root.join("tests/judge/sometimes_breaks.c"),
+        ),
         ("a.pas", root.join("pascal_examples/roundrobin.pas")),
         ("zz.py", root.join("python_examples/roundrobin.py")),
     ];
@@ -140,13 +143,34 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
     // Every scored submission, against the same source under poker eval.
     let sources: Vec<(String, PathBuf)> = [
         ("accepted/rollouts.c", root.join("c_examples/rollouts.c")),
-        ("partially_accepted/roundrobin.c", root.join("c_examples/roundrobin.c")),
-        ("partially_accepted/greedy.c", root.join("c_examples/greedy.c")),
-        ("partially_accepted/greedy.pas", root.join("pascal_examples/greedy.pas")),
-        ("partially_accepted/roundrobin.pas", root.join("pascal_examples/roundrobin.pas")),
-        ("partially_accepted/greedy.py", root.join("python_examples/greedy.py")),
-        ("partially_accepted/roundrobin.py", root.join("python_examples/roundrobin.py")),
-        ("partially_accepted/roundrobin.cpp", root.join("c_examples/roundrobin.c")),
+        (
+            "partially_accepted/roundrobin.c",
+            root.join("c_examples/roundrobin.c"),
+        ),
+        (
+            "partially_accepted/greedy.c",
+            root.join("c_examples/greedy.c"),
+        ),
+        (
+            "partially_accepted/greedy.pas",
+            root.join("pascal_examples/greedy.pas"),
+        ),
+        (
+            "partially_accepted/roundrobin.pas",
+            root.join("pascal_examples/roundrobin.pas"),
+        ),
+        (
+            "partially_accepted/greedy.py",
+            root.join("python_examples/greedy.py"),
+        ),
+        (
+            "partially_accepted/roundrobin.py",
+            root.join("python_examples/roundrobin.py"),
+        ),
+        (
+            "partially_accepted/roundrobin.cpp",
+            root.join("c_examples/roundrobin.c"),
+        ),
     ]
     .into_iter()
     .map(|(name, path)| (name.to_string(), path))

@@ -46,20 +46,62 @@ pub const TEMPLATES: &[TemplateFile] = &[
     file!("include/c/poker.h", "judge/include/c/poker.h"),
     file!("include/c/poker_judge.c", "judge/include/c/poker_judge.c"),
     file!("include/cpp/poker.h", "judge/include/c/poker.h"),
-    file!("include/cpp/poker_judge.cpp", "judge/include/c/poker_judge.c"),
+    file!(
+        "include/cpp/poker_judge.cpp",
+        "judge/include/c/poker_judge.c"
+    ),
     file!("include/pascal/poker.pp", "judge/include/pascal/poker.pp"),
-    file!("include/python3/libpoker.py", "judge/include/python3/libpoker.py"),
+    file!(
+        "include/python3/libpoker.py",
+        "judge/include/python3/libpoker.py"
+    ),
     file!("submissions/accepted/rollouts.c", "c_examples/rollouts.c"),
-    file!("submissions/partially_accepted/roundrobin.c", "c_examples/roundrobin.c"),
-    file!("submissions/partially_accepted/greedy.c", "c_examples/greedy.c"),
-    file!("submissions/partially_accepted/roundrobin.cpp", "judge/submissions/roundrobin.cpp"),
-    file!("submissions/partially_accepted/greedy.pas", "pascal_examples/greedy.pas"),
-    file!("submissions/partially_accepted/roundrobin.pas", "pascal_examples/roundrobin.pas"),
-    file!("submissions/partially_accepted/greedy.py", "python_examples/greedy.py"),
-    file!("submissions/partially_accepted/roundrobin.py", "python_examples/roundrobin.py"),
-    file!("submissions/wrong_answer/column_five.c", "judge/submissions/column_five.c"),
-    file!("submissions/wrong_answer/unbalanced.py", "judge/submissions/unbalanced.py"),
-    file!("submissions/wrong_answer/look_twice.pas", "judge/submissions/look_twice.pas"),
-    file!("submissions/time_limit_exceeded/endless.c", "judge/submissions/endless.c"),
-    file!("submissions/run_time_error/crash.c", "judge/submissions/crash.c"),
+    file!(
+        "submissions/partially_accepted/roundrobin.c",
+        "c_examples/roundrobin.c"
+    ),
+    file!(
+        "submissions/partially_accepted/greedy.c",
+        "c_examples/greedy.c"
+    ),
+    file!(
+        "submissions/partially_accepted/roundrobin.cpp",
+        "judge/submissions/roundrobin.cpp"
+    ),
+    file!(
+        "submissions/partially_accepted/greedy.pas",
+        "pascal_examples/greedy.pas"
+    ),
+    file!(
+        "submissions/partially_accepted/roundrobin.pas",
+        "pascal_examples/roundrobin.pas"
+    ),
+    file!(
+        "submissions/partially_accepted/greedy.py",
+        "python_examples/greedy.py"
+    ),
+    file!(
+        "submissions/partially_accepted/roundrobin.py",
+        "python_examples/roundrobin.py"
+    ),
+    file!(
+        "submissions/wrong_answer/column_five.c",
+        "judge/submissions/column_five.c"
+    ),
+    file!(
+        "submissions/wrong_answer/unbalanced.py",
+        "judge/submissions/unbalanced.py"
+    ),
+    file!(
+        "submissions/wrong_answer/look_twice.pas",
+        "judge/submissions/look_twice.pas"
+    ),
+    file!(
+        "submissions/time_limit_exceeded/endless.c",
+        "judge/submissions/endless.c"
+    ),
+    file!(
+        "submissions/run_time_error/crash.c",
+        "judge/submissions/crash.c"
+    ),
 ];

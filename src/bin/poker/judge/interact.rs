@@ -95,7 +95,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 PATIENCE.as_secs()
             ),
         ),
-        Ending::Failed(what) => anyhow::bail!("the channel failed on the interactor's side: {what}"),
+        Ending::Failed(what) => {
+            anyhow::bail!("the channel failed on the interactor's side: {what}")
+        }
     };
     write_feedback(feedback, "judgemessage.txt", &message)?;
     Ok(ExitCode::from(verdict))

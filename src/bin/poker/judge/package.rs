@@ -99,8 +99,9 @@ fn prepare_dir(dir: &Path) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create {}", dir.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+        }
         Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.display())),
     }
 }
@@ -133,7 +134,12 @@ fn write_package(
              on_reject: continue\ngrader_flags: accept_if_any_accepted sum\nrange: 0 {max}\n"
         )
     };
-    put(dir, "data/sample/testdata.yaml", &group(MAX_GAME_TOTAL), false)?;
+    put(
+        dir,
+        "data/sample/testdata.yaml",
+        &group(MAX_GAME_TOTAL),
+        false,
+    )?;
     put(dir, "data/secret/testdata.yaml", &group(max_score), false)?;
     let sample = ContestDeck::shuffled(SAMPLE_SEED);
     write_test(dir, "data/sample/1", &sample)?;
@@ -154,7 +160,12 @@ fn write_package(
         std::fs::copy(interactor, &target)
             .with_context(|| format!("cannot copy {}", interactor.display()))?;
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
-        put(dir, &format!("{validator}/build"), files::BUILD_SCRIPT, true)?;
+        put(
+            dir,
+            &format!("{validator}/build"),
+            files::BUILD_SCRIPT,
+            true,
+        )?;
     }
     put(
         dir,
@@ -263,7 +274,7 @@ fn tex_escape(text: &str) -> String {
 fn sample_interaction(deck: &ContestDeck) -> anyhow::Result<String> {
     let (ours, theirs) = UnixStream::pair()?;
     let mut player = Transport::socket(OwnedFd::from(ours))?;
-    let deck = deck.clone();
+    let deck = *deck;
     let manager = std::thread::spawn(move || -> std::io::Result<()> {
         let mut channel = Transport::socket(OwnedFd::from(theirs))?;
         let mut game = poker::contest::Game::new(deck);
@@ -292,7 +303,7 @@ fn sample_interaction(deck: &ContestDeck) -> anyhow::Result<String> {
             Reply::decode(&reply).is_some_and(|r| !matches!(r, Reply::Violation(_))),
             "the sample game was refused: {reply}"
         );
-        let _ = write!(text, ">{line}<{reply}\n");
+        let _ = writeln!(text, ">{line}<{reply}");
     }
     manager
         .join()

@@ -101,7 +101,10 @@ fn table(results: &[ContestantResult]) -> String {
         .max()
         .unwrap_or(0)
         .max(4);
-    let mut out = format!("{:>5}  {:<width$}  {:>10}  {:>6}\n", "place", "name", "total", "points");
+    let mut out = format!(
+        "{:>5}  {:<width$}  {:>10}  {:>6}\n",
+        "place", "name", "total", "points"
+    );
     for r in results {
         out.push_str(&format!(
             "{:>5}  {:<width$}  {:>10}  {:>6}\n",
