@@ -112,6 +112,12 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
     for (name, source) in &extra {
         std::fs::copy(source, partial.join(name)).unwrap();
     }
+    // The contest text's own C form (void main, // comments), round robin.
+    std::fs::copy(
+        root.join("tests/judge/contest_text.c"),
+        partial.join("contest_text.c"),
+    )
+    .unwrap();
 
     let started = std::time::Instant::now();
     let output = Command::new(&verifyproblem)
@@ -201,5 +207,10 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
     assert_eq!(
         results["partially_accepted/sometimes_breaks.c"].1,
         Some(round_robin - 32)
+    );
+    assert_eq!(
+        results["partially_accepted/contest_text.c"],
+        ("AC".to_string(), Some(round_robin)),
+        "{log}"
     );
 }
