@@ -6,6 +6,7 @@ mod decks;
 mod eval;
 mod freecell;
 mod hand;
+mod judge;
 mod optimum;
 mod progress;
 mod render;
@@ -42,6 +43,14 @@ enum Command {
     Camicia(camicia::Args),
     /// Print the best total any placement reaches knowing the whole deck.
     Optimum(optimum::Args),
+    /// Write the contest as a Kattis problem package for a judge system.
+    Package(judge::package::Args),
+    /// Play one game as a judge's interactor over standard input and output.
+    Interact(judge::interact::Args),
+    /// Check one test's input (a deck) as a judge's input validator.
+    ValidateDeck(judge::interact::ValidateArgs),
+    /// Rank contestants from their totals (lines `name total`).
+    Rank(judge::rank::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +80,10 @@ fn main() -> ExitCode {
         Command::Hand(args) => hand::run(args),
         Command::Camicia(args) => camicia::run(args),
         Command::Optimum(args) => optimum::run(args),
+        Command::Package(args) => judge::package::run(args),
+        Command::Interact(args) => judge::interact::run(args),
+        Command::ValidateDeck(args) => judge::interact::validate(args),
+        Command::Rank(args) => judge::rank::run(args),
     };
     match result {
         Ok(code) => code,

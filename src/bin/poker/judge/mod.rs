@@ -1,0 +1,8 @@
+//! Running the contest on a judge system: `poker package` (a Kattis problem
+//! package), `poker interact` and `poker validate-deck` (its validators),
+//! `poker rank` (the contest's ranking from the judge's scores).
+
+mod files;
+pub mod interact;
+pub mod package;
+pub mod rank;
