@@ -101,7 +101,7 @@ fn a_broken_rule_is_wrong_answer_naming_the_rule_without_a_score() {
     assert_eq!(out.status, Some(43));
     assert!(out.score.is_none());
     assert!(out.replies[1].starts_with("V "), "{:?}", out.replies);
-    assert!(out.message.contains("call 2 (p_place)"), "{}", out.message);
+    assert!(out.message.contains("call 2, p_place"), "{}", out.message);
 }
 
 #[test]
