@@ -20,9 +20,13 @@
 mod board;
 mod find;
 mod format;
+mod invert;
 
 pub use board::{BoardError, parse_board};
-pub use find::{find_deals, find_deals_between, find_deals_with_progress};
+pub use find::{
+    find_deals, find_deals_between, find_deals_with_progress, scan_deals, scan_prefix_between,
+};
+pub use invert::{Matches, find_prefix, find_prefix_indices};
 pub use format::{Layout, Tens};
 
 use crate::cards::Card;
