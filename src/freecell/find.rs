@@ -54,8 +54,17 @@ pub fn find_deals_between(
 /// The deal numbers in `first..=last` whose first `prefix.len()` cards are
 /// `prefix` (1 to 52 cards), smallest first, by scanning every number: the
 /// reference for [`super::find_prefix`]. An empty prefix matches every deal.
-pub fn scan_prefix_between(prefix: &[Card], first: DealNumber, last: DealNumber) -> Vec<DealNumber> {
-    search(&prefix[..prefix.len().min(CARDS)], first.get(), last.get(), &|_| {})
+pub fn scan_prefix_between(
+    prefix: &[Card],
+    first: DealNumber,
+    last: DealNumber,
+) -> Vec<DealNumber> {
+    search(
+        &prefix[..prefix.len().min(CARDS)],
+        first.get(),
+        last.get(),
+        &|_| {},
+    )
 }
 
 fn search(

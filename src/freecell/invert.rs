@@ -226,9 +226,19 @@ fn search(places: &[u32], max: usize) -> Matches {
     if places.len() == 1 {
         return first_card_only(places[0], max);
     }
+    if max == 0 {
+        let mut total = 0u64;
+        for rule in Rule::ALL {
+            enumerate(rule, places, |_| total += 1);
+        }
+        return Matches {
+            total,
+            deals: Vec::new(),
+        };
+    }
     let mut found: Vec<u64> = Vec::new();
     for rule in Rule::ALL {
-        collect(rule, places, &mut found);
+        enumerate(rule, places, |n| found.push(n));
     }
     found.sort_unstable();
     let total = found.len() as u64;
@@ -239,9 +249,9 @@ fn search(places: &[u32], max: usize) -> Matches {
     }
 }
 
-/// Appends every deal number of `rule`'s range that draws `places`
-/// (at least 2 cards).
-fn collect(rule: Rule, places: &[u32], found: &mut Vec<u64>) {
+/// Calls `on_match` with every deal number of `rule`'s range that draws
+/// `places` (at least 2 cards).
+fn enumerate(rule: Rule, places: &[u32], mut on_match: impl FnMut(u64)) {
     let mask = rule.mask;
     let table = buckets(mask);
     // The top halves of s2 that draw the second card.
@@ -259,7 +269,7 @@ fn collect(rule: Rule, places: &[u32], found: &mut Vec<u64>) {
                 let s2 = s1.wrapping_mul(LCG_MUL).wrapping_add(LCG_ADD);
                 if rule.rest_matches(s2, places) {
                     if let Some(n) = rule.deal_of(s1) {
-                        found.push(n);
+                        on_match(n);
                     }
                 }
             }
