@@ -24,7 +24,7 @@ mod format;
 mod invert;
 
 pub use batch::{deal_range, deal_range_with, vector_path_enabled};
-pub use board::{BoardError, parse_board};
+pub use board::{BoardError, parse_board, parse_partial_board};
 pub use find::{
     find_deals, find_deals_between, find_deals_with_progress, scan_deals, scan_prefix_between,
 };

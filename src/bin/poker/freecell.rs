@@ -1,11 +1,8 @@
 //! `poker freecell`: Microsoft FreeCell deals by number, and the reverse.
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use poker::cards::Card;
-use poker::freecell::{
-    self, Deal, DealNumber, Layout, MAX_DEAL, Tens, find_deals_with_progress, parse_board,
-};
+use poker::freecell::{self, Deal, DealNumber, Layout, MAX_DEAL, Tens, parse_partial_board};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -49,7 +46,10 @@ pub struct Args {
 
     /// Find the deal number of a board read from FILE (`-` or nothing:
     /// standard input), searching all of 1..8589934591. The board may be
-    /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T or 10.
+    /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T
+    /// or 10; or its first cards (fewer than 52 on one line, in dealing
+    /// order): then the count of matching deals goes to standard error and
+    /// at most the first 100 numbers are printed.
     #[arg(
         long,
         value_name = "FILE|-",
@@ -163,6 +163,9 @@ fn print_deals(
     out.flush()
 }
 
+/// The most deal numbers `--find` prints for the start of a board.
+const FIND_LIST_MAX: usize = 100;
+
 fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     let stdin = path.as_os_str() == "-";
     let text = if stdin {
@@ -183,25 +186,33 @@ fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     } else {
         path.display().to_string()
     };
-    let board = parse_board(&text).with_context(|| format!("board from {source}"))?;
-
-    let bar = ProgressBar::with_draw_target(Some(MAX_DEAL), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "searching deals {bar:40} {percent:>3}% {human_pos}/{human_len} ({elapsed}, about {eta} left)",
-        )
-        .expect("the template is valid"),
-    );
-    let found = find_deals_with_progress(&board, |n| bar.inc(n));
-    bar.finish_and_clear();
-
-    let numbers: Vec<u64> = found.iter().map(|n| n.get()).collect();
+    let board = parse_partial_board(&text).with_context(|| format!("board from {source}"))?;
+    let found = freecell::find_prefix(&board, FIND_LIST_MAX).context("searching the deals")?;
+    let numbers: Vec<u64> = found.deals.iter().map(|n| n.get()).collect();
     if json {
-        println!("{}", serde_json::json!({ "deals": numbers }));
+        println!(
+            "{}",
+            serde_json::json!({ "deals": numbers, "total": found.total })
+        );
     } else {
         for n in &numbers {
             println!("{n}");
         }
+    }
+    if board.len() < freecell::CARDS && found.total > 0 {
+        eprintln!(
+            "poker: {} deal{} start{} with these {} card{}{}",
+            found.total,
+            if found.total == 1 { "" } else { "s" },
+            if found.total == 1 { "s" } else { "" },
+            board.len(),
+            if board.len() == 1 { "" } else { "s" },
+            if found.total > numbers.len() as u64 {
+                format!("; the first {} are listed", numbers.len())
+            } else {
+                String::new()
+            }
+        );
     }
     if numbers.is_empty() {
         eprintln!(
