@@ -152,7 +152,7 @@ fn states_of(seed: u32) -> [u32; SLOTS] {
 
 /// Deals dealt together: their walks through the deck are independent, so
 /// one deal's loads and stores overlap the others'.
-const LANES: usize = 4;
+const LANES: usize = 8;
 
 fn segment<const RANGE: u8>(seed: u32, out: &mut [[u8; CARDS]], vector: bool) {
     #[cfg(target_arch = "x86_64")]
@@ -205,21 +205,23 @@ fn walk(picks: &[[u32; SLOTS]; LANES], deals: &mut [[u8; CARDS]; LANES]) {
     let mut decks = [DECK64; LANES];
     // Eight cards are gathered in a register and stored at once: one
     // store instead of eight.
-    let mut words = [0u64; LANES];
-    for k in 0..CARDS {
-        for lane in 0..LANES {
-            let j = picks[lane][k] as usize & 63;
-            let deck = &mut decks[lane];
-            words[lane] |= u64::from(deck[j]) << (8 * (k % 8));
-            deck[j] = deck[(CARDS - 1 - k) & 63];
-        }
-        if k % 8 == 7 || k == CARDS - 1 {
-            let at = k - k % 8;
-            let len = k % 8 + 1;
-            for lane in 0..LANES {
-                deals[lane][at..at + len].copy_from_slice(&words[lane].to_le_bytes()[..len]);
-                words[lane] = 0;
+    for w in 0..CARDS.div_ceil(8) {
+        let mut words = [0u64; LANES];
+        for b in 0..8 {
+            let k = 8 * w + b;
+            if k < CARDS {
+                for lane in 0..LANES {
+                    let j = picks[lane][k] as usize & 63;
+                    let deck = &mut decks[lane];
+                    words[lane] |= u64::from(deck[j]) << (8 * b);
+                    deck[j] = deck[(CARDS - 1 - k) & 63];
+                }
             }
+        }
+        let at = 8 * w;
+        let len = (CARDS - at).min(8);
+        for lane in 0..LANES {
+            deals[lane][at..at + len].copy_from_slice(&words[lane].to_le_bytes()[..len]);
         }
     }
 }
