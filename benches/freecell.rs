@@ -47,9 +47,12 @@ const BATCH: usize = 1024;
 const FIRSTS: [i64; 3] = [1_000_000, 3_000_000_000, 6_000_000_000];
 
 /// The dealers, each dealing BATCH consecutive deals from `first`.
-fn dealers(plain_c: PlainDealRange) -> Vec<(&'static str, Box<dyn Fn(i64, &mut [[u8; 52]])>)> {
+/// A named dealer of consecutive deals from a first number.
+type Dealer = (&'static str, Box<dyn Fn(i64, &mut [[u8; 52]])>);
+
+fn dealers(plain_c: PlainDealRange) -> Vec<Dealer> {
     let number = |n: i64| DealNumber::new(n).unwrap();
-    let mut list: Vec<(&'static str, Box<dyn Fn(i64, &mut [[u8; 52]])>)> = vec![
+    let mut list: Vec<Dealer> = vec![
         (
             "plain_c",
             Box::new(move |first, out: &mut [[u8; 52]]| unsafe {
