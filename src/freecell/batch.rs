@@ -62,19 +62,14 @@ fn remainder(x: u32, k: usize) -> u32 {
 }
 
 /// Whether the vector path may run: AVX2 and FMA present and `POKER_PLAIN`
-/// not set to a non-empty value other than `0`.
+/// not set to a non-empty value other than `0`. Both are read once per
+/// process.
 pub fn vector_path_enabled() -> bool {
-    if std::env::var_os("POKER_PLAIN").is_some_and(|v| !v.is_empty() && v != "0") {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| {
+        let plain = std::env::var_os("POKER_PLAIN").is_some_and(|v| !v.is_empty() && v != "0");
+        !plain && avx2_present()
+    })
 }
 
 /// Deals `first`, `first + 1`, ... into `out`, one deal per element, the
