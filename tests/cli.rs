@@ -116,7 +116,6 @@ fn parallel_and_progress_flags_are_named_alike() {
         (&["eval"][..], &["--quiet"][..]),
         (&["bench"], &["--jobs", "--quiet"]),
         (&["camicia", "search"], &["--jobs", "--quiet"]),
-        (&["freecell"], &["--jobs", "--quiet"]),
         (&["decks"], &["--json"]),
         (&["optimum"], &["--json"]),
         (&["hand"], &["--json"]),

@@ -39,3 +39,21 @@ fn c_program_deals_the_vectors_and_gets_every_error_code() {
         assert_eq!(pair[1], *order, "freecell_format, deal {deal}");
     }
 }
+
+/// tests/data/freecell/find_check.c: the batch dealer and the reverse
+/// search from C, on the vector path (where the processor has it) and with
+/// POKER_PLAIN=1 on the plain path.
+#[test]
+fn c_program_finds_boards_and_deals_ranges_on_both_paths() {
+    let src = common::root().join("tests/data/freecell/find_check.c");
+    let program = common::compile_c_file("freecell_find_check", &src, &["-std=c99"]);
+    for plain in ["0", "1"] {
+        let out = Command::new(&program)
+            .env("POKER_PLAIN", plain)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "POKER_PLAIN={plain}:\n{stderr}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
+    }
+}

@@ -155,15 +155,15 @@ fn find_reads_a_deal_as_json_prints_it_like_the_same_board_as_text() {
     assert!(json.find(",\"TC\"]") < json.find("\"rows\""), "{json}");
     let json = json.replacen(",\"TC\"]", "]", 1);
     let text = DEAL_1_COLUMNS.replacen(" TC\n", "\n", 1);
-    let (ok, _, from_json) = poker(&["freecell", "--find", "--jobs", "2", "--quiet"], &json);
+    let (ok, _, from_json) = poker(&["freecell", "--find"], &json);
     assert!(!ok);
-    let (_, _, from_text) = poker(&["freecell", "--find", "--quiet"], &text);
+    let (_, _, from_text) = poker(&["freecell", "--find"], &text);
     assert!(from_json.contains("missing cards: TC"), "{from_json}");
     assert_eq!(from_json, from_text);
     // Several deals' JSON lines are refused, naming the problem.
     let (ok, two, _) = poker(&["freecell", "1..2", "--json"], "");
     assert!(ok);
-    let (ok, _, err) = poker(&["freecell", "--find", "--quiet"], &two);
+    let (ok, _, err) = poker(&["freecell", "--find"], &two);
     assert!(!ok);
     assert!(err.contains("one deal at a time"), "{err}");
 }

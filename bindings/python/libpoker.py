@@ -35,7 +35,7 @@ import sys
 __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
     "p_startgame", "p_look", "p_place",
-    "freecell_deal", "freecell_format", "card_token", "hand_category", "shuffle",
+    "freecell_deal", "freecell_format", "freecell_find", "card_token", "hand_category", "shuffle",
     "camicia_simulate",
 ]
 
@@ -178,6 +178,8 @@ def _declare(lib):
     bytes52 = ctypes.c_ubyte * 52
     fn("freecell_deal", ctypes.c_int, ctypes.c_int64, bytes52)
     fn("freecell_format", ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_char_p, ctypes.c_int)
+    fn("freecell_find", ctypes.c_int64, ctypes.POINTER(ctypes.c_ubyte), ctypes.c_int,
+       ctypes.POINTER(ctypes.c_int64), ctypes.c_int64)
     fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
     fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
@@ -388,6 +390,26 @@ def freecell_deal(deal_number):
     cards = (ctypes.c_ubyte * 52)()
     _check(_load().freecell_deal(deal_number, cards))
     return list(cards)
+
+
+def freecell_find(cards, max=100):
+    """The deal numbers whose first cards, in dealing order, are ``cards``
+    (1 to 52 distinct card indices, as freecell_deal gives them), over all
+    of 1..8589934591: a pair ``(total, numbers)`` with the count of
+    matching deals and the smallest ``max`` of them, ascending. Bad or
+    repeated cards raise PokerError."""
+    cards = [int(c) for c in cards]
+    if not 1 <= len(cards) <= 52:
+        raise PokerError(ERR_COUNT, "expected 1 to 52 cards, found %d" % len(cards))
+    if any(not 0 <= c < 52 for c in cards):
+        raise PokerError(ERR_CARD, "a card index is outside 0..51")
+    max = int(max)
+    if max < 0:
+        raise PokerError(ERR_ARGUMENT, "max is %d: it must not be negative" % max)
+    array = (ctypes.c_ubyte * len(cards))(*cards)
+    out = (ctypes.c_int64 * max)() if max > 0 else None
+    total = _check(_load().freecell_find(array, len(cards), out, max))
+    return total, list(out[:min(total, max)]) if max > 0 else []
 
 
 _LAYOUTS = {"columns": FREECELL_LAYOUT_COLUMNS, "rows": FREECELL_LAYOUT_ROWS,

@@ -119,6 +119,36 @@ impl std::error::Error for BoardError {}
 /// `#` comments, a leading `:` on a line (fc-solve) and the brackets, quotes
 /// and commas of the seed's array notation are ignored.
 pub fn parse_board(text: &str) -> Result<[Card; CARDS], BoardError> {
+    board_of_lines(card_lines(text)?)
+}
+
+/// Parses a whole board as [`parse_board`] does, or the start of one: fewer
+/// than 52 cards on one line, in dealing order (the first card dealt
+/// first). Returns the cards in dealing order. A card given twice in a
+/// start is [`BoardError::Invalid`] with it among the duplicates.
+pub fn parse_partial_board(text: &str) -> Result<Vec<Card>, BoardError> {
+    let lines = card_lines(text)?;
+    if lines.len() == 1 && lines[0].len() < CARDS {
+        let mut duplicates: Vec<Card> = Vec::new();
+        for (i, card) in lines[0].iter().enumerate() {
+            if lines[0][..i].contains(card) && !duplicates.contains(card) {
+                duplicates.push(*card);
+            }
+        }
+        if !duplicates.is_empty() {
+            return Err(BoardError::Invalid {
+                duplicates,
+                missing: Vec::new(),
+                shape: Vec::new(),
+            });
+        }
+        return Ok(lines.into_iter().next().unwrap_or_default());
+    }
+    board_of_lines(lines).map(|board| board.to_vec())
+}
+
+/// The cards of each line holding any, comments and notation removed.
+fn card_lines(text: &str) -> Result<Vec<Vec<Card>>, BoardError> {
     let mut lines: Vec<Vec<Card>> = Vec::new();
     for (line_index, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("");
@@ -140,7 +170,11 @@ pub fn parse_board(text: &str) -> Result<[Card; CARDS], BoardError> {
             lines.push(cards);
         }
     }
+    Ok(lines)
+}
 
+/// A full board from its card lines, or what is wrong with it.
+fn board_of_lines(lines: Vec<Vec<Card>>) -> Result<[Card; CARDS], BoardError> {
     let mut seen = [0u8; CARDS];
     for card in lines.iter().flatten() {
         seen[usize::from(card.index())] += 1;

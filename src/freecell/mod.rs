@@ -17,13 +17,19 @@
 //! assert!(text.starts_with("JD KD 2S 4C 3S 6D 6S\n"));
 //! ```
 
+mod batch;
 mod board;
 mod find;
 mod format;
+mod invert;
 
-pub use board::{BoardError, parse_board};
-pub use find::{find_deals, find_deals_between, find_deals_with_progress};
+pub use batch::{deal_range, deal_range_with, vector_path_enabled};
+pub use board::{BoardError, parse_board, parse_partial_board};
+pub use find::{
+    find_deals, find_deals_between, find_deals_with_progress, scan_deals, scan_prefix_between,
+};
 pub use format::{Layout, Tens};
+pub use invert::{Matches, find_prefix, find_prefix_indices};
 
 use crate::cards::Card;
 use std::fmt;

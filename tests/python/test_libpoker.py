@@ -253,6 +253,23 @@ class FreeCellVectors(unittest.TestCase):
         with self.assertRaises(PokerError):
             libpoker.freecell_format(1, "diagonal")
 
+    def test_find_gives_back_the_deal_number(self):
+        for n in (1, 617, 2147483648, 8589934591):
+            cards = libpoker.freecell_deal(n)
+            self.assertEqual(libpoker.freecell_find(cards), (1, [n]))
+            total, numbers = libpoker.freecell_find(cards[:4], max=5)
+            self.assertGreater(total, 5)
+            self.assertEqual(len(numbers), 5)
+            self.assertEqual(numbers, sorted(numbers))
+            for m in numbers:
+                self.assertEqual(libpoker.freecell_deal(m)[:4], cards[:4])
+        self.assertEqual(libpoker.freecell_find(libpoker.freecell_deal(1)[:6], max=0)[1], [])
+        with self.assertRaises(PokerError) as raised:
+            libpoker.freecell_find([3, 3])
+        self.assertEqual(raised.exception.code, libpoker.ERR_DUPLICATE)
+        with self.assertRaises(PokerError):
+            libpoker.freecell_find([])
+
 
 class CamiciaVectors(unittest.TestCase):
     """tests/data/camicia: exercism's canonical data, known pitfalls of other

@@ -2,9 +2,7 @@
 
 use anyhow::{Context, bail};
 use poker::cards::Card;
-use poker::freecell::{
-    self, Deal, DealNumber, Layout, MAX_DEAL, Tens, find_deals_with_progress, parse_board,
-};
+use poker::freecell::{self, Deal, DealNumber, Layout, MAX_DEAL, Tens, parse_partial_board};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -23,8 +21,10 @@ Examples:
   poker freecell 1..3 --json       deals 1, 2 and 3 as JSON, one object per line
   poker freecell 1 | poker freecell --find
                                    the number of the board on standard input
-  poker freecell 617 --json | poker freecell --find --jobs 2
-                                   the same from a deal's JSON, on 2 threads")]
+  poker freecell 617 --json | poker freecell --find
+                                   the same from a deal's JSON
+  echo \"JD 2D 9H\" | poker freecell --find
+                                   the deals whose first cards these are")]
 pub struct Args {
     /// Deal numbers (1..8589934591), or inclusive ranges A..B; several deals
     /// print one after another, each after a `# deal N` line.
@@ -55,7 +55,10 @@ pub struct Args {
     /// Find the deal number of a board read from FILE (`-` or nothing:
     /// standard input), searching all of 1..8589934591. The board may be
     /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T
-    /// or 10, or one deal's object as `--json` prints it.
+    /// or 10, or one deal's object as `--json` prints it; or its first
+    /// cards (fewer than 52 on one line, in dealing order): then the count
+    /// of matching deals goes to standard error and at most the first 100
+    /// numbers are printed.
     #[arg(
         long,
         value_name = "FILE|-",
@@ -64,21 +67,12 @@ pub struct Args {
         conflicts_with_all = ["deals", "rows", "order", "tens"]
     )]
     find: Option<PathBuf>,
-
-    /// With --find: worker threads, at least 1 (default: one per core).
-    #[arg(long, value_name = "N", requires = "find",
-          value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
-
-    /// With --find: hide the progress bar.
-    #[arg(long, requires = "find")]
-    quiet: bool,
 }
 
 /// Runs `poker freecell`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.find {
-        return find(path, &args);
+        return find(path, args.json);
     }
     let mut numbers: Vec<(u64, u64)> = Vec::new();
     for arg in &args.deals {
@@ -217,8 +211,10 @@ fn board_from_json(text: &str) -> Option<anyhow::Result<String>> {
     Some(columns().context("not a deal as `poker freecell --json` prints it"))
 }
 
-fn find(path: &PathBuf, args: &Args) -> anyhow::Result<ExitCode> {
-    let json = args.json;
+/// The most deal numbers `--find` prints for the start of a board.
+const FIND_LIST_MAX: usize = 100;
+
+fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     let stdin = path.as_os_str() == "-";
     let text = if stdin {
         if io::stdin().is_terminal() {
@@ -242,24 +238,33 @@ fn find(path: &PathBuf, args: &Args) -> anyhow::Result<ExitCode> {
         Some(columns) => columns.with_context(|| format!("board from {source}"))?,
         None => text,
     };
-    let board = parse_board(&text).with_context(|| format!("board from {source}"))?;
-
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(jobs) = args.jobs {
-        pool = pool.num_threads(usize::from(jobs));
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
-    let bar = crate::progress::bar(MAX_DEAL, "deals", args.quiet);
-    let found = pool.install(|| find_deals_with_progress(&board, |n| bar.inc(n)));
-    bar.finish_and_clear();
-
-    let numbers: Vec<u64> = found.iter().map(|n| n.get()).collect();
+    let board = parse_partial_board(&text).with_context(|| format!("board from {source}"))?;
+    let found = freecell::find_prefix(&board, FIND_LIST_MAX).context("searching the deals")?;
+    let numbers: Vec<u64> = found.deals.iter().map(|n| n.get()).collect();
     if json {
-        println!("{}", serde_json::json!({ "deals": numbers }));
+        println!(
+            "{}",
+            serde_json::json!({ "deals": numbers, "total": found.total })
+        );
     } else {
         for n in &numbers {
             println!("{n}");
         }
+    }
+    if board.len() < freecell::CARDS && found.total > 0 {
+        eprintln!(
+            "poker: {} deal{} start{} with these {} card{}{}",
+            found.total,
+            if found.total == 1 { "" } else { "s" },
+            if found.total == 1 { "s" } else { "" },
+            board.len(),
+            if board.len() == 1 { "" } else { "s" },
+            if found.total > numbers.len() as u64 {
+                format!("; the first {} are listed", numbers.len())
+            } else {
+                String::new()
+            }
+        );
     }
     if numbers.is_empty() {
         eprintln!(
