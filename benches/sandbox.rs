@@ -79,7 +79,10 @@ fn games(c: &mut Criterion) {
     let deck = ContestDeck::shuffled(1);
     let mut group = c.benchmark_group("game");
     group.sample_size(30);
-    for (name, mode) in [("sandbox off", SandboxMode::Off), ("sandbox on", SandboxMode::On)] {
+    for (name, mode) in [
+        ("sandbox off", SandboxMode::Off),
+        ("sandbox on", SandboxMode::On),
+    ] {
         let config = RunConfig::new(
             mode,
             Limits::default(),
