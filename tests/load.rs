@@ -84,13 +84,14 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
 
-/// The example contestants, compiled once.
-fn examples() -> Vec<PathBuf> {
+/// The example contestants, compiled for the test `tag` (the tests run at
+/// once).
+fn examples(tag: &str) -> Vec<PathBuf> {
     ["roundrobin", "greedy"]
         .iter()
         .map(|name| {
             let src = common::root().join(format!("c_examples/{name}.c"));
-            common::compile_c_file(&format!("load_{name}"), &src, &["-std=c99", "-O2"])
+            common::compile_c_file(&format!("load_{tag}_{name}"), &src, &["-std=c99", "-O2"])
         })
         .collect()
 }
@@ -98,7 +99,7 @@ fn examples() -> Vec<PathBuf> {
 #[test]
 fn two_games_at_a_time_give_the_same_statistics_as_one() {
     let games = setting("POKER_LOAD_GAMES", 300).to_string();
-    let exe = examples()[1].to_str().unwrap().to_string();
+    let exe = examples("bench")[1].to_str().unwrap().to_string();
     let run = |jobs: &str| {
         let mut args = strings(&["bench", "--json", "--games", &games, "--seed", "7"]);
         args.extend(strings(&["--jobs", jobs]));
@@ -131,7 +132,7 @@ fn two_games_at_a_time_give_the_same_statistics_as_one() {
 fn many_contestants_are_all_ranked_with_their_own_totals() {
     let count = setting("POKER_LOAD_CONTESTANTS", 6);
     let dir = common::scratch("load");
-    let examples = examples();
+    let examples = examples("eval");
     let contestants: Vec<String> = (0..count)
         .map(|i| {
             let path = dir.join(format!("contestant{i:02}"));

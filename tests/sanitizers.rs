@@ -175,11 +175,12 @@ fn check(case: &Case, output: &Output, tool: &str, report: &[&str]) {
 
 /// Whether gcc's ASan and UBSan runtimes work here (a probe program built
 /// and run with them); under CI a missing runtime fails.
-fn have_sanitizers() -> bool {
+fn have_sanitizers(tag: &str) -> bool {
+    // One probe per test: the tests run at once.
     let dir = common::scratch("sanitizers");
-    let src = dir.join("probe.c");
+    let src = dir.join(format!("probe_{tag}.c"));
     std::fs::write(&src, "int main(void) { return 0; }\n").unwrap();
-    let exe = dir.join("probe");
+    let exe = dir.join(format!("probe_{tag}"));
     let ok = Command::new("cc")
         .args(SANITIZE)
         .arg("-o")
@@ -210,7 +211,7 @@ fn build(case: &Case, suffix: &str, extra: &[&str]) -> PathBuf {
 
 #[test]
 fn c_tests_and_contestants_run_clean_under_asan_and_ubsan() {
-    if !have_sanitizers() {
+    if !have_sanitizers("runs") {
         return;
     }
     for case in cases() {
@@ -291,7 +292,7 @@ fn a_heap_overflow_is_caught_by_both() {
         says: "",
         leak_free: true,
     };
-    if have_sanitizers() {
+    if have_sanitizers("overflow") {
         let exe = common::compile_c_file("overflow_asan", &src, &flags(&case, &SANITIZE));
         let output = run(&exe, &[], &case, &[("ASAN_OPTIONS", "exitcode=99")]);
         let stderr = common::stderr(&output);
