@@ -117,9 +117,14 @@ pub fn deck_file(data: &[u8]) {
     }
 }
 
+/// The longest pair of decks compared with the reference: it keeps every
+/// round's state to detect loops, so a long game of long decks outgrows the
+/// fuzzer's 2 GB (found: 114 cards, fuzz/regressions/camicia/reference_oom).
+const REFERENCE_CARDS: usize = 64;
+
 /// Camicia deck strings and the `-` notation, then the games: parse, write,
 /// parse gives the same cards; the fast engine equals the card-by-card
-/// reference (`camicia::reference`). The first byte picks text mode (two deck
+/// reference (`camicia::reference`) up to 64 cards in all. The first byte picks text mode (two deck
 /// strings split at the first `|`) or raw penalties (bytes, any value).
 pub fn camicia(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
@@ -149,11 +154,13 @@ pub fn camicia(data: &[u8]) {
             let again = camicia::parse_deck(&record, Player::B).unwrap();
             assert_eq!(penalties(&again), penalties(deck), "{record:?}");
         }
-        if a.len() + b.len() <= 120 {
+        if a.len() + b.len() <= REFERENCE_CARDS {
             assert_eq!(
                 camicia::simulate(&a, &b),
                 camicia::reference::simulate(&a, &b)
             );
+        } else {
+            let _ = camicia::simulate(&a, &b);
         }
     } else {
         // Raw penalties: any byte; the checked entry point refuses > 4.
@@ -162,6 +169,9 @@ pub fn camicia(data: &[u8]) {
         let (a, b) = (&a[..a.len().min(100)], &b[..b.len().min(100)]);
         let mut simulator = Simulator::new();
         match simulator.run(a, b) {
+            Ok(outcome) if a.len() + b.len() > REFERENCE_CARDS => {
+                assert_eq!(simulator.run(a, b), Ok(outcome));
+            }
             Ok(outcome) => {
                 let cards = |p: &[u8]| -> Vec<camicia::Card> {
                     p.iter()
