@@ -184,11 +184,11 @@ struct State {
 #[inline(always)]
 fn pick<T>(swap: bool, x: T, y: T) -> (T, T)
 where
-    T: Copy + std::ops::BitXor<Output = T> + std::ops::BitAnd<Output = T> + From<bool>,
-    T: std::ops::Sub<Output = T>,
+    T: Copy + std::ops::BitXor<Output = T> + std::ops::Mul<Output = T> + From<bool>,
 {
-    let mask = T::from(false) - T::from(swap);
-    let flip = (x ^ y) & mask;
+    // Times 0 or 1, not `& (0 - swap)`: that subtraction overflows, a panic
+    // wherever overflow checks are on (debug builds, fuzzing).
+    let flip = (x ^ y) * T::from(swap);
     (x ^ flip, y ^ flip)
 }
 
