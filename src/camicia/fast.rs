@@ -181,14 +181,32 @@ struct State {
 
 /// `(x, y)` if `swap` is false, else `(y, x)`, without a branch (which
 /// would be mispredicted half the time here).
+/// A word whose all-ones mask can be made from a bool without overflow.
+trait Mask: Copy + std::ops::BitXor<Output = Self> + std::ops::BitAnd<Output = Self> {
+    /// All ones for true, zero for false.
+    fn mask(on: bool) -> Self;
+}
+
+impl Mask for u64 {
+    #[inline(always)]
+    fn mask(on: bool) -> Self {
+        u64::from(on).wrapping_neg()
+    }
+}
+
+impl Mask for usize {
+    #[inline(always)]
+    fn mask(on: bool) -> Self {
+        usize::from(on).wrapping_neg()
+    }
+}
+
 #[inline(always)]
-fn pick<T>(swap: bool, x: T, y: T) -> (T, T)
-where
-    T: Copy + std::ops::BitXor<Output = T> + std::ops::Mul<Output = T> + From<bool>,
-{
-    // Times 0 or 1, not `& (0 - swap)`: that subtraction overflows, a panic
-    // wherever overflow checks are on (debug builds, fuzzing).
-    let flip = (x ^ y) * T::from(swap);
+fn pick<T: Mask>(swap: bool, x: T, y: T) -> (T, T) {
+    // A mask from `wrapping_neg`, not `0 - swap`: that subtraction
+    // overflows, a panic wherever overflow checks are on (debug builds,
+    // fuzzing); a multiply would lengthen the hot path.
+    let flip = (x ^ y) & T::mask(swap);
     (x ^ flip, y ^ flip)
 }
 
