@@ -744,3 +744,30 @@ fn a_closed_output_pipe_ends_the_command_quietly() {
         common::stderr(&output)
     );
 }
+
+#[test]
+fn sandboxed_compilation_works_with_a_private_temporary_folder() {
+    // A TMPDIR under a 0700 folder (as in a `mktemp -d` checkout, or under
+    // /root) cannot be reached by the sandbox's own uid: the build folders
+    // must then go elsewhere, and round robin still scores 11 on the
+    // contest text's worked example.
+    use std::os::unix::fs::PermissionsExt;
+    let private = common::scratch("eval").join("private_tmp");
+    std::fs::create_dir_all(private.join("inner")).unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let deck = one_deck_file();
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .env("TMPDIR", private.join("inner"))
+        .args(["eval", "--json", "--sandbox", "on", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg("--decks")
+        .arg(&deck)
+        .arg(common::root().join("c_examples/roundrobin.c"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let game = &json["contestants"][0]["tests"][0];
+    assert_eq!(game["status"], "ok", "{json}");
+    assert_eq!(game["score"], 11);
+}

@@ -12,7 +12,7 @@
 use super::config::RunConfig;
 use super::launcher::Program;
 use super::process::{self, Supervisor};
-use crate::sandbox::{Ending, private_dir};
+use crate::sandbox::{Ending, private_dir_in, reachable_by_others};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
 use std::os::unix::fs::PermissionsExt;
@@ -82,7 +82,18 @@ impl Toolchain {
             ));
         }
         let lib_dir = fs::canonicalize(&lib_dir)?;
-        let scratch = private_dir("poker-eval-")?;
+        // Sandboxed compilers (a uid of their own) write into build folders
+        // bound from here: the base must be one they can pass through. A
+        // temporary folder under a 0700 one (a TMPDIR in /root, a mktemp -d
+        // checkout) is not; /tmp always is.
+        let base = std::env::temp_dir();
+        let base = match config.launcher {
+            super::Launcher::Bubblewrap { .. } if !reachable_by_others(&base) => {
+                PathBuf::from("/tmp")
+            }
+            _ => base,
+        };
+        let scratch = private_dir_in(&base, "poker-eval-")?;
         let work_dir = scratch.path().to_path_buf();
         for (folder, file, text) in [
             ("include", "poker.h", HEADER),

@@ -83,6 +83,6 @@ pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
 pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
 pub use fds::close_inherited_on_exec;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
-pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts};
-pub use scratch::private_dir;
+pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
+pub use scratch::{private_dir, private_dir_in};
 pub use uid::{DEFAULT_UID_RANGE, UidLease};

@@ -86,8 +86,8 @@ pub(crate) fn system_args() -> Vec<OsString> {
 }
 
 /// Whether uid `nobody`-like strangers can search every ancestor of `dir`
-/// and read it.
-fn reachable_by_others(dir: &Path) -> bool {
+/// and read it: whether a game's own uid can have it bound.
+pub fn reachable_by_others(dir: &Path) -> bool {
     let Ok(meta) = fs::metadata(dir) else {
         return false;
     };
