@@ -137,6 +137,23 @@ pub struct ContestantResult {
     pub tests: Vec<GameResult>,
 }
 
+impl ContestantResult {
+    /// A contestant known only by its name and total (a judge's scoreboard
+    /// line), unranked until [`rank`] fills in `rank` and `scaled`.
+    pub fn from_total(name: String, total: u32) -> ContestantResult {
+        ContestantResult {
+            name,
+            path: String::new(),
+            not_run: None,
+            total,
+            rank: 0,
+            scaled: 0,
+            best_possible: 0,
+            tests: Vec::new(),
+        }
+    }
+}
+
 /// Ranking points: `round(10 * total / best)` with halves rounded up; all 0
 /// when the best total is 0. Contest example: best 180, so 120 -> 7, 60 -> 3.
 pub fn scale(total: u32, best: u32) -> u32 {
@@ -175,16 +192,7 @@ mod tests {
 
     #[test]
     fn equal_totals_share_a_place() {
-        let contestant = |total| ContestantResult {
-            name: String::new(),
-            path: String::new(),
-            not_run: None,
-            total,
-            rank: 0,
-            scaled: 0,
-            best_possible: 0,
-            tests: Vec::new(),
-        };
+        let contestant = |total| ContestantResult::from_total(String::new(), total);
         let mut results = vec![
             contestant(120),
             contestant(180),

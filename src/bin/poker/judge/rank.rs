@@ -77,16 +77,7 @@ fn parse(text: &str) -> Result<Vec<ContestantResult>, String> {
         if results.iter().any(|r| r.name == name) {
             return Err(at(format!("{name:?} appears twice")));
         }
-        results.push(ContestantResult {
-            name: name.to_string(),
-            path: String::new(),
-            not_run: None,
-            total,
-            rank: 0,
-            scaled: 0,
-            best_possible: 0,
-            tests: Vec::new(),
-        });
+        results.push(ContestantResult::from_total(name.to_string(), total));
     }
     if results.is_empty() {
         return Err("no contestants found".into());
