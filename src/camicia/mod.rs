@@ -46,10 +46,12 @@ mod fast;
 pub mod index;
 pub mod reference;
 pub mod search;
+mod vector;
 
 pub use card::{Card, ParseError, Player, notation, parse_deck, parse_deck_bytes, penalties};
 pub use fast::{PenaltyError, Simulator};
 pub use index::{DEAL_COUNT, Deal, DealError};
+pub use vector::{ROUND_LIMIT, VectorSimulator};
 
 use std::fmt;
 

@@ -1,0 +1,609 @@
+//! The vector engine: eight 52-card games at once, one round of each per
+//! step, in the lanes of AVX2 registers.
+//!
+//! # Why
+//! The fast engine ([`super::Simulator`]) plays a round in a few steps per
+//! payment card; what is left of its time is the mispredicted branch that
+//! ends each round's chain of payments (does the payer pay in full, or hit
+//! a payment card?), a coin flip at every payment, and the round's chain
+//! of dependent steps. Here each vector instruction works for eight games,
+//! and no game's coin flip is a branch: a step reads the next runs of both
+//! decks of every game (gathers), finds in each lane the first run that
+//! pays its debt in full or runs out, and writes each winner's new runs
+//! with one store per game.
+//!
+//! # Layout
+//! The decks are run-length encoded as in the fast engine (`z << 3 | p`:
+//! `z` number cards, then a payment card of penalty `p`; the last run is
+//! the tail, penalty 0). Each game has a flat buffer per deck: runs sit
+//! from `head` to `last` in order and the pile's runs are written after
+//! the winner's tail. Positions only grow; when a deck's tail nears the
+//! buffer's end its few live runs move back to the start. Each deck's
+//! front run is kept in a register (a player who pays part of a run keeps
+//! the rest there; the buffer's copy goes stale and is not read again), and
+//! so is its tail.
+//!
+//! # Exactness
+//! Rules, counts and results are those of the fast engine. A step sees six
+//! runs of a round's chain of payments; a longer chain (rare: every link is
+//! a coin flip) is played run by run for that game alone. Loops are not
+//! looked for: a game still running after [`ROUND_LIMIT`] rounds (beyond
+//! every known terminating game) is played again from the deal by the fast
+//! engine, whose loop detection is exact. The vector path needs AVX2,
+//! detected at run time; without it, or with `POKER_PLAIN=1` in the
+//! environment, every deal goes to the fast engine, with the same results.
+
+use super::index::{Deal, HAND_CARDS};
+use super::search::Engine;
+use super::{Outcome, Simulator, Status};
+
+/// Bits of a run that hold the penalty (the rest hold the zeros).
+const PEN_BITS: u32 = 3;
+const PEN_MASK: u32 = (1 << PEN_BITS) - 1;
+
+/// Games played at once: the lanes of a 256-bit register of u32s.
+const LANES: usize = 8;
+
+/// Runs per deck buffer (a power of two: positions are masked into range).
+const SLOTS: usize = 128;
+
+/// Runs per game: two decks.
+const GAME_SLOTS: usize = 2 * SLOTS;
+
+/// Where a step writes the rows of games it leaves alone: past the last
+/// game's buffers.
+const SCRATCH: usize = LANES * GAME_SLOTS;
+
+/// A deck whose tail reaches this position moves back to the start. A
+/// 52-card deal has 16 payment cards, so a round appends at most 17 runs;
+/// a step writes 8 runs from the old tail on.
+const HIGH_WATER: usize = SLOTS - 24;
+
+/// Runs of a round's chain a step sees.
+const CHAIN: usize = 6;
+
+/// Rounds played before a game is handed to the fast engine for exact loop
+/// detection. The longest known terminating game has 1164 rounds; a mean
+/// random deal ends in about 35.
+pub const ROUND_LIMIT: u32 = 4096;
+
+/// Eight games: their runs, and per deck and lane where the deck is.
+#[derive(Clone, Debug)]
+#[repr(C, align(32))]
+struct Lanes {
+    /// Game `g`'s deck `d`, position `i`: `runs[at(g, d, i)]`; then 8
+    /// scratch slots.
+    runs: [u32; SCRATCH + 8],
+    head: [[u32; LANES]; 2],
+    last: [[u32; LANES]; 2],
+    /// Each deck's front run as it is now.
+    front: [[u32; LANES]; 2],
+    /// Each deck's tail run (also in `runs`).
+    tail: [[u32; LANES]; 2],
+    /// 0 if A leads the next round, 1 if B does.
+    lead: [u32; LANES],
+    cards: [u32; LANES],
+    tricks: [u32; LANES],
+    rounds: [u32; LANES],
+    /// All ones for a lane playing a game, 0 for an idle one.
+    active: [u32; LANES],
+}
+
+impl Default for Lanes {
+    fn default() -> Lanes {
+        Lanes {
+            runs: [0; SCRATCH + 8],
+            head: [[0; LANES]; 2],
+            last: [[0; LANES]; 2],
+            front: [[0; LANES]; 2],
+            tail: [[0; LANES]; 2],
+            lead: [0; LANES],
+            cards: [0; LANES],
+            tricks: [0; LANES],
+            rounds: [0; LANES],
+            active: [0; LANES],
+        }
+    }
+}
+
+/// Where game `g`'s deck `d` keeps its run at position `i` (in range).
+#[inline(always)]
+fn at(g: usize, d: usize, i: usize) -> usize {
+    (g % LANES) * GAME_SLOTS + (d & 1) * SLOTS + (i % SLOTS)
+}
+
+impl Lanes {
+    /// Deals `deal` in lane `g`: A's runs and B's from the payment cards'
+    /// places.
+    fn load(&mut self, g: usize, deal: &Deal) {
+        for (d, hand) in deal.penalties().chunks_exact(HAND_CARDS).enumerate() {
+            let mut paid = hand
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (i, &p)| m | (u32::from(p != 0) << i));
+            let mut pos = 0;
+            let mut next = 0;
+            while paid != 0 {
+                let i = paid.trailing_zeros() as usize;
+                let p = u32::from(hand[i]).min(PEN_MASK);
+                self.runs[at(g, d, pos)] = (((i - next) as u32) << PEN_BITS) | p;
+                pos += 1;
+                next = i + 1;
+                paid &= paid - 1;
+            }
+            let tail = ((HAND_CARDS - next) as u32) << PEN_BITS;
+            self.runs[at(g, d, pos)] = tail;
+            self.head[d][g] = 0;
+            self.last[d][g] = pos as u32;
+            self.front[d][g] = self.runs[at(g, d, 0)];
+            self.tail[d][g] = tail;
+        }
+        self.lead[g] = 0;
+        self.cards[g] = 0;
+        self.tricks[g] = 0;
+        self.rounds[g] = 0;
+        self.active[g] = u32::MAX;
+    }
+
+    fn outcome(&self, g: usize) -> Outcome {
+        Outcome::new(
+            Status::Finished,
+            u64::from(self.cards[g]),
+            u64::from(self.tricks[g]),
+        )
+    }
+
+    /// Moves lane `g`'s deck `d` back to the start of its buffer.
+    fn compact(&mut self, g: usize, d: usize) {
+        let (head, last) = (self.head[d][g] as usize, self.last[d][g] as usize);
+        self.runs.copy_within(at(g, d, head)..=at(g, d, last), at(g, d, 0));
+        self.head[d][g] = 0;
+        self.last[d][g] = (last - head) as u32;
+    }
+
+    /// Plays lane `g`'s round run by run, for a chain longer than a step
+    /// sees; true if the game is then finished.
+    #[cold]
+    fn round_by_runs(&mut self, g: usize) -> bool {
+        let l = self.lead[g] as usize;
+        let o = l ^ 1;
+        let (fl, fo) = (self.front[l][g], self.front[o][g]);
+        let (zl, zo) = (fl >> PEN_BITS, fo >> PEN_BITS);
+        let late = zl > zo;
+        let z = zl.min(zo);
+        let played = 2 * z + u32::from(late);
+        let (q, p, q_run, p_run) = if late { (o, l, fo, fl) } else { (l, o, fl, fo) };
+        let p_front = p_run - ((played - z) << PEN_BITS);
+        let pen = q_run & PEN_MASK;
+        self.tricks[g] += 1;
+        if pen == 0 {
+            // The mover ran out of cards: the other takes the pile, and
+            // the game is over.
+            self.cards[g] += played;
+            return true;
+        }
+        let first = (played << PEN_BITS) | pen;
+        let ph = self.head[p][g] as usize;
+        let qh = self.head[q][g] as usize + 1;
+        // The chain in playing order: p's runs at even indices, q's at odd.
+        let run = |s: &Lanes, k: usize| match (k % 2, k / 2) {
+            (0, 0) => p_front,
+            (0, i) => s.runs[at(g, p, ph + i)],
+            (_, i) => s.runs[at(g, q, qh + i)],
+        };
+        let (mut debt, mut k, mut cards) = (pen, 0, played + 1);
+        let end_run = loop {
+            let r = run(self, k);
+            let (z, pen) = (r >> PEN_BITS, r & PEN_MASK);
+            if pen == 0 || z >= debt {
+                break r;
+            }
+            cards += z + 1;
+            debt = pen;
+            k += 1;
+        };
+        let paid = debt.min(end_run >> PEN_BITS);
+        let left = end_run - (paid << PEN_BITS);
+        let (w, loser) = if k % 2 == 0 { (q, p) } else { (p, q) };
+        // The winner's tail absorbs the pile's first run; the chain's whole
+        // runs follow, then the number cards paid last (the new tail).
+        let wl = self.last[w][g] as usize;
+        for i in 0..k {
+            self.runs[at(g, w, wl + 1 + i)] = run(self, i);
+        }
+        self.runs[at(g, w, wl)] = self.tail[w][g] + first;
+        self.runs[at(g, w, wl + 1 + k)] = paid << PEN_BITS;
+        self.head[p][g] = (ph + k.div_ceil(2)) as u32;
+        self.head[q][g] = (qh + k / 2) as u32;
+        self.front[loser][g] = left;
+        self.last[w][g] = (wl + 1 + k) as u32;
+        self.tail[w][g] = paid << PEN_BITS;
+        // The winner laid a payment card, so its new front is a whole run
+        // (or the tail just written).
+        self.front[w][g] = self.runs[at(g, w, self.head[w][g] as usize)];
+        self.lead[g] = w as u32;
+        self.cards[g] += cards + paid;
+        if wl + 1 + k >= HIGH_WATER {
+            self.compact(g, w);
+        }
+        left == 0
+    }
+}
+
+/// What a step leaves to be done lane by lane: bit `g` of each mask is
+/// lane `g`.
+struct StepEnd {
+    /// Games that finished.
+    finished: u32,
+    /// Games that reached [`ROUND_LIMIT`] rounds.
+    limit: u32,
+    /// Rounds whose chain is longer than a step sees: not played.
+    long: u32,
+    /// Decks to move back to the start of their buffer: the winner's.
+    compact: u32,
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// Loads one u32 per lane.
+    #[inline(always)]
+    fn get(x: &[u32; LANES]) -> __m256i {
+        // SAFETY: 8 u32s are 32 readable bytes; AVX is on in every caller
+        // (all are AVX2 functions, into which this is inlined).
+        unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    }
+
+    /// Stores one u32 per lane.
+    #[inline(always)]
+    fn put(x: &mut [u32; LANES], v: __m256i) {
+        // SAFETY: as for `get`.
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+    }
+
+    /// `b` where `m` is all ones, else `a` (lane by lane).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn pick(a: __m256i, b: __m256i, m: __m256i) -> __m256i {
+        _mm256_blendv_epi8(a, b, m)
+    }
+
+    /// Plays one round of every active game, but for those whose chain of
+    /// payments is longer than [`CHAIN`] runs.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn step(s: &mut Lanes) -> StepEnd {
+        let zero = _mm256_setzero_si256();
+        let ones = _mm256_set1_epi32(-1);
+        let one = _mm256_set1_epi32(1);
+        let pen_mask = _mm256_set1_epi32(PEN_MASK as i32);
+        let n = |x: usize| _mm256_set1_epi32(x as i32);
+        let active = get(&s.active);
+        let lead = get(&s.lead);
+        let a_leads = _mm256_cmpeq_epi32(lead, zero);
+        let (fa, fb) = (get(&s.front[0]), get(&s.front[1]));
+        let (ha, hb) = (get(&s.head[0]), get(&s.head[1]));
+        let (fl, fo) = (pick(fb, fa, a_leads), pick(fa, fb, a_leads));
+        let (hl, ho) = (pick(hb, ha, a_leads), pick(ha, hb, a_leads));
+
+        // The leader plays at steps 0, 2, 4..., the other at 1, 3, 5...:
+        // the mover `q` is the first to reach a payment card (or its end)
+        // after `z` number cards; the other, `p`, has played `z + late`.
+        let (zl, zo) = (_mm256_srli_epi32::<3>(fl), _mm256_srli_epi32::<3>(fo));
+        let late = _mm256_cmpgt_epi32(zl, zo);
+        let late1 = _mm256_and_si256(late, one);
+        let z = _mm256_min_epu32(zl, zo);
+        let played = _mm256_add_epi32(_mm256_add_epi32(z, z), late1);
+        let q_run = pick(fl, fo, late);
+        let p_run = pick(fo, fl, late);
+        let qh = pick(hl, ho, late);
+        let ph = pick(ho, hl, late);
+        // q is B if B leads and is not late, or A leads and is late.
+        let q_is_b = _mm256_cmpeq_epi32(a_leads, late);
+        let p_front = _mm256_sub_epi32(p_run, _mm256_slli_epi32::<3>(_mm256_add_epi32(z, late1)));
+        let pen = _mm256_and_si256(q_run, pen_mask);
+        // The pile's first run: the number cards, then the mover's card.
+        let first = _mm256_or_si256(_mm256_slli_epi32::<3>(played), pen);
+        // A mover without a card: the other takes the pile; game over.
+        let out = _mm256_cmpeq_epi32(pen, zero);
+
+        // The chain in playing order: p0 q0 p1 q1 p2 q2; p0 is p's front
+        // (after its number cards), q's front was the mover's card.
+        let game_base = _mm256_setr_epi32(0, 256, 512, 768, 1024, 1280, 1536, 1792);
+        let deck = n(SLOTS);
+        let q_base = _mm256_add_epi32(game_base, _mm256_and_si256(q_is_b, deck));
+        let p_base = _mm256_add_epi32(game_base, _mm256_andnot_si256(q_is_b, deck));
+        let slot = |base: __m256i, pos: __m256i| {
+            _mm256_add_epi32(base, _mm256_and_si256(pos, n(SLOTS - 1)))
+        };
+        let runs = s.runs.as_ptr().cast::<i32>();
+        // SAFETY: every index is a game's base plus a masked position,
+        // inside `runs`.
+        let gather = |i: __m256i| unsafe { _mm256_i32gather_epi32::<4>(runs, i) };
+        let q0 = gather(slot(q_base, _mm256_add_epi32(qh, one)));
+        let q1 = gather(slot(q_base, _mm256_add_epi32(qh, n(2))));
+        let q2 = gather(slot(q_base, _mm256_add_epi32(qh, n(3))));
+        let p1 = gather(slot(p_base, _mm256_add_epi32(ph, one)));
+        let p2 = gather(slot(p_base, _mm256_add_epi32(ph, n(2))));
+        let p3 = gather(slot(p_base, _mm256_add_epi32(ph, n(3))));
+        let chain = [p_front, q0, p1, q1, p2, q2];
+
+        // Each run's debt is the penalty of the run before it (the mover's
+        // for p0). The first run that pays in full (zeros >= debt) or is a
+        // tail (it runs out, or pays in full) ends the chain; the runs
+        // before it are played whole, z + 1 cards each.
+        let (mut alive, mut debt_i) = (ones, pen);
+        let (mut k, mut end_run, mut debt, mut whole) = (zero, zero, zero, zero);
+        for (i, &c) in chain.iter().enumerate() {
+            let pens = _mm256_and_si256(c, pen_mask);
+            let zs = _mm256_srli_epi32::<3>(c);
+            let stop = _mm256_or_si256(
+                _mm256_cmpeq_epi32(pens, zero),
+                _mm256_cmpeq_epi32(_mm256_max_epu32(zs, debt_i), zs),
+            );
+            let here = _mm256_and_si256(alive, stop);
+            k = pick(k, n(i), here);
+            end_run = pick(end_run, c, here);
+            debt = pick(debt, debt_i, here);
+            alive = _mm256_andnot_si256(stop, alive);
+            whole = _mm256_add_epi32(whole, _mm256_and_si256(alive, _mm256_add_epi32(zs, one)));
+            debt_i = pens;
+        }
+        // Lanes this step leaves alone: idle ones, finished rounds (out)
+        // and chains it cannot see the end of.
+        let long = _mm256_andnot_si256(out, _mm256_and_si256(alive, active));
+        let keep = _mm256_or_si256(_mm256_or_si256(long, out), _mm256_xor_si256(active, ones));
+
+        // The run that ends the chain pays what it can of its debt; who
+        // laid the last payment card wins: q if the end is p's run.
+        let paid = _mm256_min_epu32(debt, _mm256_srli_epi32::<3>(end_run));
+        let paid_run = _mm256_slli_epi32::<3>(paid);
+        let left = _mm256_sub_epi32(end_run, paid_run);
+        let odd = _mm256_and_si256(k, one);
+        let odd_m = _mm256_cmpeq_epi32(odd, one);
+        let half = _mm256_srli_epi32::<1>(k);
+        let new_ph = _mm256_add_epi32(_mm256_add_epi32(ph, half), odd);
+        let new_qh = _mm256_add_epi32(_mm256_add_epi32(qh, one), half);
+        let w_is_b = _mm256_xor_si256(q_is_b, odd_m);
+        let (la, lb) = (get(&s.last[0]), get(&s.last[1]));
+        let (ta, tb) = (get(&s.tail[0]), get(&s.tail[1]));
+        let wl = pick(la, lb, w_is_b);
+        let tw = pick(ta, tb, w_is_b);
+
+        // The winner's new runs from its old tail on: the tail with the
+        // pile's first run, the chain's whole runs, the number cards paid
+        // last (the new tail). Row j holds every game's run j.
+        let mut rows = [zero; 8];
+        rows[0] = _mm256_add_epi32(tw, first);
+        for (j, row) in rows.iter_mut().enumerate().skip(1) {
+            let c = chain.get(j - 1).copied().unwrap_or(zero);
+            let tail_here = _mm256_and_si256(_mm256_cmpeq_epi32(k, n(j - 1)), paid_run);
+            *row = pick(tail_here, c, _mm256_cmpgt_epi32(k, n(j - 1)));
+        }
+        let games = transpose(rows);
+        let w_base = _mm256_add_epi32(game_base, _mm256_and_si256(w_is_b, deck));
+        let dest = pick(slot(w_base, wl), n(SCRATCH), keep);
+        let mut dests = [0u32; LANES];
+        put(&mut dests, dest);
+        for (g, row) in games.into_iter().enumerate() {
+            let at = dests[g] as usize;
+            // SAFETY: `at` is a game's base plus a position under
+            // HIGH_WATER + 17, or SCRATCH: 8 slots fit after either.
+            unsafe { _mm256_storeu_si256(s.runs[at..at + 8].as_mut_ptr().cast(), row) };
+        }
+
+        // The winner laid a payment card, so its new front is a whole run:
+        // p's run ceil(k / 2) or q's run k / 2 after its front, or the
+        // tail just written.
+        let h0 = _mm256_cmpeq_epi32(half, zero);
+        let h1 = _mm256_cmpeq_epi32(half, one);
+        let p_next = pick(pick(p3, p2, h1), p1, h0);
+        let q_next = pick(pick(q2, q1, h1), q0, h0);
+        let w_head = pick(new_qh, new_ph, odd_m);
+        let w_front = pick(pick(q_next, p_next, odd_m), rows[0], _mm256_cmpeq_epi32(w_head, wl));
+        let new_last = _mm256_add_epi32(_mm256_add_epi32(wl, one), k);
+
+        let keep_or = |new: __m256i, old: __m256i| pick(new, old, keep);
+        put(&mut s.head[0], keep_or(pick(new_qh, new_ph, q_is_b), ha));
+        put(&mut s.head[1], keep_or(pick(new_ph, new_qh, q_is_b), hb));
+        put(&mut s.front[0], keep_or(pick(w_front, left, w_is_b), fa));
+        put(&mut s.front[1], keep_or(pick(left, w_front, w_is_b), fb));
+        put(&mut s.last[0], keep_or(pick(new_last, la, w_is_b), la));
+        put(&mut s.last[1], keep_or(pick(lb, new_last, w_is_b), lb));
+        put(&mut s.tail[0], keep_or(pick(paid_run, ta, w_is_b), ta));
+        put(&mut s.tail[1], keep_or(pick(tb, paid_run, w_is_b), tb));
+        put(&mut s.lead, keep_or(_mm256_and_si256(w_is_b, one), lead));
+
+        // Counts: a whole round adds its pile; a mover without a card adds
+        // the number cards played before.
+        let normal = _mm256_andnot_si256(keep, ones);
+        let pile = _mm256_add_epi32(_mm256_add_epi32(played, one), _mm256_add_epi32(whole, paid));
+        let cards_add = _mm256_or_si256(_mm256_and_si256(normal, pile), _mm256_and_si256(out, played));
+        let counted = _mm256_and_si256(active, _mm256_or_si256(normal, out));
+        let (cards, tricks) = (get(&s.cards), get(&s.tricks));
+        put(&mut s.cards, _mm256_add_epi32(cards, _mm256_and_si256(cards_add, active)));
+        put(&mut s.tricks, _mm256_sub_epi32(tricks, counted));
+        let rounds = _mm256_sub_epi32(get(&s.rounds), active);
+        put(&mut s.rounds, rounds);
+
+        let mask = |m: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
+        let finished = _mm256_and_si256(
+            active,
+            _mm256_or_si256(out, _mm256_and_si256(normal, _mm256_cmpeq_epi32(left, zero))),
+        );
+        let high = _mm256_cmpgt_epi32(new_last, n(HIGH_WATER - 1));
+        StepEnd {
+            finished: mask(finished),
+            limit: mask(_mm256_and_si256(active, _mm256_cmpeq_epi32(rounds, n(ROUND_LIMIT as usize)))),
+            long: mask(long),
+            compact: mask(_mm256_and_si256(normal, high)),
+        }
+    }
+
+    /// The 8 x 8 transpose: `rows[j]` holds every game's run `j`; the
+    /// result's `g` holds game `g`'s runs 0 to 7.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn transpose(r: [__m256i; 8]) -> [__m256i; 8] {
+        let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+        let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+        let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+        let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+        let t4 = _mm256_unpacklo_epi32(r[4], r[5]);
+        let t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+        let t6 = _mm256_unpacklo_epi32(r[6], r[7]);
+        let t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+        let u0 = _mm256_unpacklo_epi64(t0, t2);
+        let u1 = _mm256_unpackhi_epi64(t0, t2);
+        let u2 = _mm256_unpacklo_epi64(t1, t3);
+        let u3 = _mm256_unpackhi_epi64(t1, t3);
+        let u4 = _mm256_unpacklo_epi64(t4, t6);
+        let u5 = _mm256_unpackhi_epi64(t4, t6);
+        let u6 = _mm256_unpacklo_epi64(t5, t7);
+        let u7 = _mm256_unpackhi_epi64(t5, t7);
+        [
+            _mm256_permute2x128_si256::<0x20>(u0, u4),
+            _mm256_permute2x128_si256::<0x20>(u1, u5),
+            _mm256_permute2x128_si256::<0x20>(u2, u6),
+            _mm256_permute2x128_si256::<0x20>(u3, u7),
+            _mm256_permute2x128_si256::<0x31>(u0, u4),
+            _mm256_permute2x128_si256::<0x31>(u1, u5),
+            _mm256_permute2x128_si256::<0x31>(u2, u6),
+            _mm256_permute2x128_si256::<0x31>(u3, u7),
+        ]
+    }
+
+    /// Plays `deals` into `outcomes`, eight games at a time.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn run(s: &mut Lanes, deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
+        const IDLE: usize = usize::MAX;
+        let mut which = [IDLE; LANES];
+        let mut next = 0;
+        s.active = [0; LANES];
+        for (g, w) in which.iter_mut().enumerate() {
+            if next < deals.len() {
+                s.load(g, &deals[next]);
+                *w = next;
+                next += 1;
+            }
+        }
+        while s.active.iter().any(|&a| a != 0) {
+            let end = step(s);
+            let mut finished = end.finished;
+            for g in bits(end.long) {
+                if s.round_by_runs(g) {
+                    finished |= 1 << g;
+                }
+            }
+            for g in bits(end.compact) {
+                s.compact(g, s.lead[g] as usize);
+            }
+            for g in bits(finished | end.limit) {
+                let deal = &deals[which[g]];
+                outcomes[which[g]] = if finished & (1 << g) != 0 {
+                    s.outcome(g)
+                } else {
+                    fallback.run_unchecked(deal.a(), deal.b())
+                };
+                if next < deals.len() {
+                    s.load(g, &deals[next]);
+                    which[g] = next;
+                    next += 1;
+                } else {
+                    s.active[g] = 0;
+                    which[g] = IDLE;
+                }
+            }
+        }
+    }
+
+    /// The lanes whose bit is set.
+    fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let g = m.trailing_zeros() as usize;
+                m &= m - 1;
+                g
+            })
+        })
+    }
+}
+
+/// The vector engine for the search: plays 52-card deals with the same
+/// outcomes as [`Simulator`] (which it uses for games past
+/// [`ROUND_LIMIT`] rounds, and for every deal where the vector path cannot
+/// run).
+#[derive(Clone, Debug)]
+pub struct VectorSimulator {
+    lanes: Box<Lanes>,
+    fallback: Simulator,
+    vector: bool,
+}
+
+impl Default for VectorSimulator {
+    fn default() -> VectorSimulator {
+        VectorSimulator::new()
+    }
+}
+
+impl VectorSimulator {
+    /// A simulator that uses the vector path where the machine has AVX2 and
+    /// `POKER_PLAIN` is not set.
+    pub fn new() -> VectorSimulator {
+        VectorSimulator::with_vector(true)
+    }
+
+    /// A simulator whose vector path is on only if `vector` is true and
+    /// the machine can run it (`POKER_PLAIN` aside): for tests and
+    /// benchmarks that run both paths.
+    pub fn with_vector(vector: bool) -> VectorSimulator {
+        VectorSimulator {
+            lanes: Box::default(),
+            fallback: Simulator::new(),
+            vector: vector && vector_path(),
+        }
+    }
+
+    /// Whether deals take the vector path.
+    pub fn is_vector(&self) -> bool {
+        self.vector
+    }
+
+    /// Simulates one deal (batches with [`Engine::run_batch`] are faster:
+    /// eight games at once).
+    pub fn run(&mut self, deal: &Deal) -> Outcome {
+        let mut outcome = [Outcome::new(Status::Finished, 0, 0)];
+        self.run_batch(std::slice::from_ref(deal), &mut outcome);
+        outcome[0]
+    }
+}
+
+impl Engine for VectorSimulator {
+    fn run_batch(&mut self, deals: &[Deal], outcomes: &mut [Outcome]) {
+        assert_eq!(deals.len(), outcomes.len(), "one outcome per deal");
+        #[cfg(target_arch = "x86_64")]
+        if self.vector {
+            // SAFETY: `vector_path` saw AVX2 on this CPU.
+            unsafe { avx2::run(&mut self.lanes, deals, outcomes, &mut self.fallback) };
+            return;
+        }
+        self.fallback.run_batch(deals, outcomes);
+    }
+}
+
+/// True if the vector path may run: AVX2 present, and `POKER_PLAIN` unset
+/// (or empty, or 0).
+fn vector_path() -> bool {
+    let plain = std::env::var_os("POKER_PLAIN").is_some_and(|v| !v.is_empty() && v != "0");
+    #[cfg(target_arch = "x86_64")]
+    {
+        !plain && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = plain;
+        false
+    }
+}
