@@ -114,7 +114,9 @@ impl Report {
 
 /// Deals per engine batch: [`scan_range`] and [`scan_random`] hand their
 /// engine at most this many deals at a time.
-pub const BATCH: usize = 1 << 10;
+/// A whole block: an engine that plays many games at once idles as a
+/// batch's last games finish, so batches are long.
+pub const BATCH: usize = BLOCK as usize;
 
 /// Runs `engine` over `deals` and adds each to `report`; `index(k, deal)` is
 /// the index of `deals[k]`, asked only for deals the report keeps.

@@ -41,8 +41,8 @@ use super::{Outcome, Simulator, Status};
 const PEN_BITS: u32 = 3;
 const PEN_MASK: u32 = (1 << PEN_BITS) - 1;
 
-/// Games played at once: the lanes of a 256-bit register of u32s.
-const LANES: usize = 8;
+/// Games played at once: the u32 lanes of two 256-bit registers.
+const LANES: usize = 16;
 
 /// Runs per deck buffer (a power of two: positions are masked into range).
 const SLOTS: usize = 128;
@@ -248,86 +248,160 @@ mod avx2 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// Loads one u32 per lane.
-    #[inline(always)]
-    fn get(x: &[u32; LANES]) -> __m256i {
-        // SAFETY: 8 u32s are 32 readable bytes; AVX is on in every caller
-        // (all are AVX2 functions, into which this is inlined).
-        unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    /// One u32 per lane: two AVX2 registers. Two registers rather than
+    /// one so that two independent halves of every step are in flight at
+    /// once: each half's gathers and dependent steps hide behind the
+    /// other's.
+    ///
+    /// The methods are forced inline and call AVX2 intrinsics: they are
+    /// used only inside this module's AVX2 functions.
+    #[derive(Clone, Copy)]
+    struct V([__m256i; 2]);
+
+    macro_rules! lanewise {
+        ($($name:ident => $f:ident),* $(,)?) => {$(
+            #[inline(always)]
+            fn $name(self, o: V) -> V {
+                // SAFETY: only called from AVX2 functions (see `V`).
+                unsafe { V([$f(self.0[0], o.0[0]), $f(self.0[1], o.0[1])]) }
+            }
+        )*};
     }
 
-    /// Stores one u32 per lane.
-    #[inline(always)]
-    fn put(x: &mut [u32; LANES], v: __m256i) {
-        // SAFETY: as for `get`.
-        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
-    }
+    impl V {
+        lanewise! {
+            add => _mm256_add_epi32,
+            sub => _mm256_sub_epi32,
+            and => _mm256_and_si256,
+            or => _mm256_or_si256,
+            xor => _mm256_xor_si256,
+            eq => _mm256_cmpeq_epi32,
+            gt => _mm256_cmpgt_epi32,
+            min => _mm256_min_epu32,
+            max => _mm256_max_epu32,
+        }
 
-    /// `b` where `m` is all ones, else `a` (lane by lane).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn pick(a: __m256i, b: __m256i, m: __m256i) -> __m256i {
-        _mm256_blendv_epi8(a, b, m)
+        /// `!self & o`.
+        #[inline(always)]
+        fn and_not(self, o: V) -> V {
+            // SAFETY: as for `lanewise`.
+            unsafe { V([_mm256_andnot_si256(self.0[0], o.0[0]), _mm256_andnot_si256(self.0[1], o.0[1])]) }
+        }
+
+        /// `b` where `m` is all ones, else `self`.
+        #[inline(always)]
+        fn pick(self, b: V, m: V) -> V {
+            // SAFETY: as for `lanewise`.
+            unsafe { V([_mm256_blendv_epi8(self.0[0], b.0[0], m.0[0]), _mm256_blendv_epi8(self.0[1], b.0[1], m.0[1])]) }
+        }
+
+        #[inline(always)]
+        fn splat(x: usize) -> V {
+            // SAFETY: as for `lanewise`.
+            let x = unsafe { _mm256_set1_epi32(x as i32) };
+            V([x, x])
+        }
+
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> V {
+            // SAFETY: as for `lanewise`.
+            unsafe { V([_mm256_srli_epi32::<N>(self.0[0]), _mm256_srli_epi32::<N>(self.0[1])]) }
+        }
+
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> V {
+            // SAFETY: as for `lanewise`.
+            unsafe { V([_mm256_slli_epi32::<N>(self.0[0]), _mm256_slli_epi32::<N>(self.0[1])]) }
+        }
+
+        #[inline(always)]
+        fn get(x: &[u32; LANES]) -> V {
+            // SAFETY: 16 u32s are 64 readable bytes; AVX2 as for `lanewise`.
+            unsafe {
+                let p = x.as_ptr().cast::<__m256i>();
+                V([_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))])
+            }
+        }
+
+        #[inline(always)]
+        fn put(self, x: &mut [u32; LANES]) {
+            // SAFETY: as for `get`.
+            unsafe {
+                let p = x.as_mut_ptr().cast::<__m256i>();
+                _mm256_storeu_si256(p, self.0[0]);
+                _mm256_storeu_si256(p.add(1), self.0[1]);
+            }
+        }
+
+        /// Bit `g` set if lane `g` is all ones.
+        #[inline(always)]
+        fn bits(self) -> u32 {
+            // SAFETY: as for `lanewise`.
+            let half = |v| unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32 };
+            half(self.0[0]) | (half(self.0[1]) << 8)
+        }
+
+        /// `runs[i]` for each lane's index `i` (which must be in range).
+        #[inline(always)]
+        fn gather(runs: &[u32], i: V) -> V {
+            let p = runs.as_ptr().cast::<i32>();
+            // SAFETY: every caller's index is a game's base plus a masked
+            // position, inside `runs`; AVX2 as for `lanewise`.
+            unsafe { V([_mm256_i32gather_epi32::<4>(p, i.0[0]), _mm256_i32gather_epi32::<4>(p, i.0[1])]) }
+        }
     }
 
     /// Plays one round of every active game, but for those whose chain of
     /// payments is longer than [`CHAIN`] runs.
     #[target_feature(enable = "avx2")]
-    #[inline]
     fn step(s: &mut Lanes) -> StepEnd {
-        let zero = _mm256_setzero_si256();
-        let ones = _mm256_set1_epi32(-1);
-        let one = _mm256_set1_epi32(1);
-        let pen_mask = _mm256_set1_epi32(PEN_MASK as i32);
-        let n = |x: usize| _mm256_set1_epi32(x as i32);
-        let active = get(&s.active);
-        let lead = get(&s.lead);
-        let a_leads = _mm256_cmpeq_epi32(lead, zero);
-        let (fa, fb) = (get(&s.front[0]), get(&s.front[1]));
-        let (ha, hb) = (get(&s.head[0]), get(&s.head[1]));
-        let (fl, fo) = (pick(fb, fa, a_leads), pick(fa, fb, a_leads));
-        let (hl, ho) = (pick(hb, ha, a_leads), pick(ha, hb, a_leads));
+        let zero = V::splat(0);
+        let ones = V::splat(u32::MAX as usize);
+        let one = V::splat(1);
+        let pen_mask = V::splat(PEN_MASK as usize);
+        let active = V::get(&s.active);
+        let lead = V::get(&s.lead);
+        let a_leads = lead.eq(zero);
+        let (fa, fb) = (V::get(&s.front[0]), V::get(&s.front[1]));
+        let (ha, hb) = (V::get(&s.head[0]), V::get(&s.head[1]));
+        let (fl, fo) = (fb.pick(fa, a_leads), fa.pick(fb, a_leads));
+        let (hl, ho) = (hb.pick(ha, a_leads), ha.pick(hb, a_leads));
 
         // The leader plays at steps 0, 2, 4..., the other at 1, 3, 5...:
         // the mover `q` is the first to reach a payment card (or its end)
         // after `z` number cards; the other, `p`, has played `z + late`.
-        let (zl, zo) = (_mm256_srli_epi32::<3>(fl), _mm256_srli_epi32::<3>(fo));
-        let late = _mm256_cmpgt_epi32(zl, zo);
-        let late1 = _mm256_and_si256(late, one);
-        let z = _mm256_min_epu32(zl, zo);
-        let played = _mm256_add_epi32(_mm256_add_epi32(z, z), late1);
-        let q_run = pick(fl, fo, late);
-        let p_run = pick(fo, fl, late);
-        let qh = pick(hl, ho, late);
-        let ph = pick(ho, hl, late);
+        let (zl, zo) = (fl.shr::<3>(), fo.shr::<3>());
+        let late = zl.gt(zo);
+        let late1 = late.and(one);
+        let z = zl.min(zo);
+        let played = z.add(z).add(late1);
+        let q_run = fl.pick(fo, late);
+        let p_run = fo.pick(fl, late);
+        let qh = hl.pick(ho, late);
+        let ph = ho.pick(hl, late);
         // q is B if B leads and is not late, or A leads and is late.
-        let q_is_b = _mm256_cmpeq_epi32(a_leads, late);
-        let p_front = _mm256_sub_epi32(p_run, _mm256_slli_epi32::<3>(_mm256_add_epi32(z, late1)));
-        let pen = _mm256_and_si256(q_run, pen_mask);
+        let q_is_b = a_leads.eq(late);
+        let p_front = p_run.sub(z.add(late1).shl::<3>());
+        let pen = q_run.and(pen_mask);
         // The pile's first run: the number cards, then the mover's card.
-        let first = _mm256_or_si256(_mm256_slli_epi32::<3>(played), pen);
+        let first = played.shl::<3>().or(pen);
         // A mover without a card: the other takes the pile; game over.
-        let out = _mm256_cmpeq_epi32(pen, zero);
+        let out = pen.eq(zero);
 
         // The chain in playing order: p0 q0 p1 q1 p2 q2; p0 is p's front
         // (after its number cards), q's front was the mover's card.
-        let game_base = _mm256_setr_epi32(0, 256, 512, 768, 1024, 1280, 1536, 1792);
-        let deck = n(SLOTS);
-        let q_base = _mm256_add_epi32(game_base, _mm256_and_si256(q_is_b, deck));
-        let p_base = _mm256_add_epi32(game_base, _mm256_andnot_si256(q_is_b, deck));
-        let slot = |base: __m256i, pos: __m256i| {
-            _mm256_add_epi32(base, _mm256_and_si256(pos, n(SLOTS - 1)))
-        };
-        let runs = s.runs.as_ptr().cast::<i32>();
-        // SAFETY: every index is a game's base plus a masked position,
-        // inside `runs`.
-        let gather = |i: __m256i| unsafe { _mm256_i32gather_epi32::<4>(runs, i) };
-        let q0 = gather(slot(q_base, _mm256_add_epi32(qh, one)));
-        let q1 = gather(slot(q_base, _mm256_add_epi32(qh, n(2))));
-        let q2 = gather(slot(q_base, _mm256_add_epi32(qh, n(3))));
-        let p1 = gather(slot(p_base, _mm256_add_epi32(ph, one)));
-        let p2 = gather(slot(p_base, _mm256_add_epi32(ph, n(2))));
-        let p3 = gather(slot(p_base, _mm256_add_epi32(ph, n(3))));
+        let game_base = V::get(&GAME_BASE);
+        let deck = V::splat(SLOTS);
+        let q_base = game_base.add(q_is_b.and(deck));
+        let p_base = game_base.add(q_is_b.and_not(deck));
+        let slot = |base: V, pos: V| base.add(pos.and(V::splat(SLOTS - 1)));
+        let runs = &s.runs[..];
+        let q0 = V::gather(runs, slot(q_base, qh.add(one)));
+        let p1 = V::gather(runs, slot(p_base, ph.add(one)));
+        let q1 = V::gather(runs, slot(q_base, qh.add(V::splat(2))));
+        let p2 = V::gather(runs, slot(p_base, ph.add(V::splat(2))));
+        let q2 = V::gather(runs, slot(q_base, qh.add(V::splat(3))));
+        let p3 = V::gather(runs, slot(p_base, ph.add(V::splat(3))));
         let chain = [p_front, q0, p1, q1, p2, q2];
 
         // Each run's debt is the penalty of the run before it (the mover's
@@ -337,112 +411,116 @@ mod avx2 {
         let (mut alive, mut debt_i) = (ones, pen);
         let (mut k, mut end_run, mut debt, mut whole) = (zero, zero, zero, zero);
         for (i, &c) in chain.iter().enumerate() {
-            let pens = _mm256_and_si256(c, pen_mask);
-            let zs = _mm256_srli_epi32::<3>(c);
-            let stop = _mm256_or_si256(
-                _mm256_cmpeq_epi32(pens, zero),
-                _mm256_cmpeq_epi32(_mm256_max_epu32(zs, debt_i), zs),
-            );
-            let here = _mm256_and_si256(alive, stop);
-            k = pick(k, n(i), here);
-            end_run = pick(end_run, c, here);
-            debt = pick(debt, debt_i, here);
-            alive = _mm256_andnot_si256(stop, alive);
-            whole = _mm256_add_epi32(whole, _mm256_and_si256(alive, _mm256_add_epi32(zs, one)));
+            let pens = c.and(pen_mask);
+            let zs = c.shr::<3>();
+            let stop = pens.eq(zero).or(zs.max(debt_i).eq(zs));
+            let here = alive.and(stop);
+            k = k.pick(V::splat(i), here);
+            end_run = end_run.pick(c, here);
+            debt = debt.pick(debt_i, here);
+            alive = stop.and_not(alive);
+            whole = whole.add(alive.and(zs.add(one)));
             debt_i = pens;
         }
         // Lanes this step leaves alone: idle ones, finished rounds (out)
         // and chains it cannot see the end of.
-        let long = _mm256_andnot_si256(out, _mm256_and_si256(alive, active));
-        let keep = _mm256_or_si256(_mm256_or_si256(long, out), _mm256_xor_si256(active, ones));
+        let long = out.and_not(alive.and(active));
+        let keep = long.or(out).or(active.xor(ones));
 
         // The run that ends the chain pays what it can of its debt; who
         // laid the last payment card wins: q if the end is p's run.
-        let paid = _mm256_min_epu32(debt, _mm256_srli_epi32::<3>(end_run));
-        let paid_run = _mm256_slli_epi32::<3>(paid);
-        let left = _mm256_sub_epi32(end_run, paid_run);
-        let odd = _mm256_and_si256(k, one);
-        let odd_m = _mm256_cmpeq_epi32(odd, one);
-        let half = _mm256_srli_epi32::<1>(k);
-        let new_ph = _mm256_add_epi32(_mm256_add_epi32(ph, half), odd);
-        let new_qh = _mm256_add_epi32(_mm256_add_epi32(qh, one), half);
-        let w_is_b = _mm256_xor_si256(q_is_b, odd_m);
-        let (la, lb) = (get(&s.last[0]), get(&s.last[1]));
-        let (ta, tb) = (get(&s.tail[0]), get(&s.tail[1]));
-        let wl = pick(la, lb, w_is_b);
-        let tw = pick(ta, tb, w_is_b);
+        let paid = debt.min(end_run.shr::<3>());
+        let paid_run = paid.shl::<3>();
+        let left = end_run.sub(paid_run);
+        let odd = k.and(one);
+        let odd_m = odd.eq(one);
+        let half = k.shr::<1>();
+        let new_ph = ph.add(half).add(odd);
+        let new_qh = qh.add(one).add(half);
+        let w_is_b = q_is_b.xor(odd_m);
+        let (la, lb) = (V::get(&s.last[0]), V::get(&s.last[1]));
+        let (ta, tb) = (V::get(&s.tail[0]), V::get(&s.tail[1]));
+        let wl = la.pick(lb, w_is_b);
+        let tw = ta.pick(tb, w_is_b);
 
         // The winner's new runs from its old tail on: the tail with the
         // pile's first run, the chain's whole runs, the number cards paid
         // last (the new tail). Row j holds every game's run j.
         let mut rows = [zero; 8];
-        rows[0] = _mm256_add_epi32(tw, first);
+        rows[0] = tw.add(first);
         for (j, row) in rows.iter_mut().enumerate().skip(1) {
             let c = chain.get(j - 1).copied().unwrap_or(zero);
-            let tail_here = _mm256_and_si256(_mm256_cmpeq_epi32(k, n(j - 1)), paid_run);
-            *row = pick(tail_here, c, _mm256_cmpgt_epi32(k, n(j - 1)));
+            let tail_here = k.eq(V::splat(j - 1)).and(paid_run);
+            *row = tail_here.pick(c, k.gt(V::splat(j - 1)));
         }
-        let games = transpose(rows);
-        let w_base = _mm256_add_epi32(game_base, _mm256_and_si256(w_is_b, deck));
-        let dest = pick(slot(w_base, wl), n(SCRATCH), keep);
+        let w_base = game_base.add(w_is_b.and(deck));
         let mut dests = [0u32; LANES];
-        put(&mut dests, dest);
-        for (g, row) in games.into_iter().enumerate() {
-            let at = dests[g] as usize;
-            // SAFETY: `at` is a game's base plus a position under
-            // HIGH_WATER + 17, or SCRATCH: 8 slots fit after either.
-            unsafe { _mm256_storeu_si256(s.runs[at..at + 8].as_mut_ptr().cast(), row) };
+        slot(w_base, wl).pick(V::splat(SCRATCH), keep).put(&mut dests);
+        for half in 0..2 {
+            let games = transpose(rows.map(|r| r.0[half]));
+            for (g, row) in games.into_iter().enumerate() {
+                let at = dests[8 * half + g] as usize;
+                // SAFETY: `at` is a game's base plus a position under
+                // HIGH_WATER + 17, or SCRATCH: 8 slots fit after either.
+                unsafe { _mm256_storeu_si256(s.runs[at..at + 8].as_mut_ptr().cast(), row) };
+            }
         }
 
         // The winner laid a payment card, so its new front is a whole run:
         // p's run ceil(k / 2) or q's run k / 2 after its front, or the
         // tail just written.
-        let h0 = _mm256_cmpeq_epi32(half, zero);
-        let h1 = _mm256_cmpeq_epi32(half, one);
-        let p_next = pick(pick(p3, p2, h1), p1, h0);
-        let q_next = pick(pick(q2, q1, h1), q0, h0);
-        let w_head = pick(new_qh, new_ph, odd_m);
-        let w_front = pick(pick(q_next, p_next, odd_m), rows[0], _mm256_cmpeq_epi32(w_head, wl));
-        let new_last = _mm256_add_epi32(_mm256_add_epi32(wl, one), k);
+        let h0 = half.eq(zero);
+        let h1 = half.eq(one);
+        let p_next = p3.pick(p2, h1).pick(p1, h0);
+        let q_next = q2.pick(q1, h1).pick(q0, h0);
+        let w_head = new_qh.pick(new_ph, odd_m);
+        let w_front = q_next.pick(p_next, odd_m).pick(rows[0], w_head.eq(wl));
+        let new_last = wl.add(one).add(k);
 
-        let keep_or = |new: __m256i, old: __m256i| pick(new, old, keep);
-        put(&mut s.head[0], keep_or(pick(new_qh, new_ph, q_is_b), ha));
-        put(&mut s.head[1], keep_or(pick(new_ph, new_qh, q_is_b), hb));
-        put(&mut s.front[0], keep_or(pick(w_front, left, w_is_b), fa));
-        put(&mut s.front[1], keep_or(pick(left, w_front, w_is_b), fb));
-        put(&mut s.last[0], keep_or(pick(new_last, la, w_is_b), la));
-        put(&mut s.last[1], keep_or(pick(lb, new_last, w_is_b), lb));
-        put(&mut s.tail[0], keep_or(pick(paid_run, ta, w_is_b), ta));
-        put(&mut s.tail[1], keep_or(pick(tb, paid_run, w_is_b), tb));
-        put(&mut s.lead, keep_or(_mm256_and_si256(w_is_b, one), lead));
+        let keep_or = |new: V, old: V| new.pick(old, keep);
+        keep_or(new_qh.pick(new_ph, q_is_b), ha).put(&mut s.head[0]);
+        keep_or(new_ph.pick(new_qh, q_is_b), hb).put(&mut s.head[1]);
+        keep_or(w_front.pick(left, w_is_b), fa).put(&mut s.front[0]);
+        keep_or(left.pick(w_front, w_is_b), fb).put(&mut s.front[1]);
+        keep_or(new_last.pick(la, w_is_b), la).put(&mut s.last[0]);
+        keep_or(lb.pick(new_last, w_is_b), lb).put(&mut s.last[1]);
+        keep_or(paid_run.pick(ta, w_is_b), ta).put(&mut s.tail[0]);
+        keep_or(tb.pick(paid_run, w_is_b), tb).put(&mut s.tail[1]);
+        keep_or(w_is_b.and(one), lead).put(&mut s.lead);
 
         // Counts: a whole round adds its pile; a mover without a card adds
         // the number cards played before.
-        let normal = _mm256_andnot_si256(keep, ones);
-        let pile = _mm256_add_epi32(_mm256_add_epi32(played, one), _mm256_add_epi32(whole, paid));
-        let cards_add = _mm256_or_si256(_mm256_and_si256(normal, pile), _mm256_and_si256(out, played));
-        let counted = _mm256_and_si256(active, _mm256_or_si256(normal, out));
-        let (cards, tricks) = (get(&s.cards), get(&s.tricks));
-        put(&mut s.cards, _mm256_add_epi32(cards, _mm256_and_si256(cards_add, active)));
-        put(&mut s.tricks, _mm256_sub_epi32(tricks, counted));
-        let rounds = _mm256_sub_epi32(get(&s.rounds), active);
-        put(&mut s.rounds, rounds);
+        let normal = keep.and_not(ones);
+        let pile = played.add(one).add(whole).add(paid);
+        let cards_add = normal.and(pile).or(out.and(played)).and(active);
+        let counted = active.and(normal.or(out));
+        let (cards, tricks) = (V::get(&s.cards), V::get(&s.tricks));
+        cards.add(cards_add).put(&mut s.cards);
+        tricks.sub(counted).put(&mut s.tricks);
+        let rounds = V::get(&s.rounds).sub(active);
+        rounds.put(&mut s.rounds);
 
-        let mask = |m: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
-        let finished = _mm256_and_si256(
-            active,
-            _mm256_or_si256(out, _mm256_and_si256(normal, _mm256_cmpeq_epi32(left, zero))),
-        );
-        let high = _mm256_cmpgt_epi32(new_last, n(HIGH_WATER - 1));
+        let finished = active.and(out.or(normal.and(left.eq(zero))));
         StepEnd {
-            finished: mask(finished),
-            limit: mask(_mm256_and_si256(active, _mm256_cmpeq_epi32(rounds, n(ROUND_LIMIT as usize)))),
-            long: mask(long),
-            compact: mask(_mm256_and_si256(normal, high)),
+            finished: finished.bits(),
+            limit: active.and(rounds.eq(V::splat(ROUND_LIMIT as usize))).bits(),
+            long: long.bits(),
+            compact: normal.and(new_last.gt(V::splat(HIGH_WATER - 1))).bits(),
         }
     }
 
-    /// The 8 x 8 transpose: `rows[j]` holds every game's run `j`; the
+    /// Each lane's game's first slot.
+    const GAME_BASE: [u32; LANES] = {
+        let mut base = [0; LANES];
+        let mut g = 0;
+        while g < LANES {
+            base[g] = (g * GAME_SLOTS) as u32;
+            g += 1;
+        }
+        base
+    };
+
+    /// The 8 x 8 transpose: `rows[j]` holds eight games' run `j`; the
     /// result's `g` holds game `g`'s runs 0 to 7.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -475,7 +553,7 @@ mod avx2 {
         ]
     }
 
-    /// Plays `deals` into `outcomes`, eight games at a time.
+    /// Plays `deals` into `outcomes`, sixteen games at a time.
     #[target_feature(enable = "avx2")]
     pub(super) fn run(s: &mut Lanes, deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
         const IDLE: usize = usize::MAX;

@@ -4,7 +4,7 @@
 use anyhow::{Context, bail};
 use poker::camicia::search::{Game, Search, Work};
 use poker::camicia::{
-    self, Card, DEAL_COUNT, Deal, Player, Simulator, notation, parse_deck, penalties, reference,
+    self, Card, DEAL_COUNT, Deal, Player, Simulator, VectorSimulator, notation, parse_deck, penalties, reference,
 };
 use serde_json::json;
 use std::num::NonZeroUsize;
@@ -292,7 +292,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         threads,
     };
     let report = search.run(
-        Simulator::new,
+        VectorSimulator::new,
         |deals| bar.inc(deals),
         |game| {
             bar.suspend(|| {
