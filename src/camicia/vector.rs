@@ -60,7 +60,7 @@ const SCRATCH: usize = LANES * GAME_SLOTS;
 const HIGH_WATER: usize = SLOTS - 24;
 
 /// Runs of a round's chain a step sees.
-const CHAIN: usize = 6;
+const CHAIN: usize = 7;
 
 /// Rounds played before a game is handed to the fast engine for exact loop
 /// detection. The longest known terminating game has 1164 rounds; a mean
@@ -388,7 +388,7 @@ mod avx2 {
         // A mover without a card: the other takes the pile; game over.
         let out = pen.eq(zero);
 
-        // The chain in playing order: p0 q0 p1 q1 p2 q2; p0 is p's front
+        // The chain in playing order: p0 q0 p1 q1 p2 q2 p3; p0 is p's front
         // (after its number cards), q's front was the mover's card.
         let game_base = V::get(&GAME_BASE);
         let deck = V::splat(SLOTS);
@@ -402,7 +402,8 @@ mod avx2 {
         let p2 = V::gather(runs, slot(p_base, ph.add(V::splat(2))));
         let q2 = V::gather(runs, slot(q_base, qh.add(V::splat(3))));
         let p3 = V::gather(runs, slot(p_base, ph.add(V::splat(3))));
-        let chain = [p_front, q0, p1, q1, p2, q2];
+        let q3 = V::gather(runs, slot(q_base, qh.add(V::splat(4))));
+        let chain = [p_front, q0, p1, q1, p2, q2, p3];
 
         // Each run's debt is the penalty of the run before it (the mover's
         // for p0). The first run that pays in full (zeros >= debt) or is a
@@ -471,8 +472,9 @@ mod avx2 {
         // tail just written.
         let h0 = half.eq(zero);
         let h1 = half.eq(one);
+        let h2 = half.eq(V::splat(2));
         let p_next = p3.pick(p2, h1).pick(p1, h0);
-        let q_next = q2.pick(q1, h1).pick(q0, h0);
+        let q_next = q3.pick(q2, h2).pick(q1, h1).pick(q0, h0);
         let w_head = new_qh.pick(new_ph, odd_m);
         let w_front = q_next.pick(p_next, odd_m).pick(rows[0], w_head.eq(wl));
         let new_last = wl.add(one).add(k);
