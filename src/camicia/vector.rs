@@ -42,7 +42,10 @@ const PEN_BITS: u32 = 3;
 const PEN_MASK: u32 = (1 << PEN_BITS) - 1;
 
 /// Games played at once: the u32 lanes of two 256-bit registers.
-const LANES: usize = 16;
+const LANES: usize = 8 * HALVES;
+
+/// AVX2 registers per value (of eight u32 lanes each).
+const HALVES: usize = 1;
 
 /// Runs per deck buffer (a power of two: positions are masked into range).
 const SLOTS: usize = 128;
@@ -115,12 +118,10 @@ fn at(g: usize, d: usize, i: usize) -> usize {
 impl Lanes {
     /// Deals `deal` in lane `g`: A's runs and B's from the payment cards'
     /// places.
-    fn load(&mut self, g: usize, deal: &Deal) {
+    /// `paid[d]` has bit `i` set if card `i` of deck `d` is a payment card.
+    fn load(&mut self, g: usize, deal: &Deal, paid: [u32; 2]) {
         for (d, hand) in deal.penalties().chunks_exact(HAND_CARDS).enumerate() {
-            let mut paid = hand
-                .iter()
-                .enumerate()
-                .fold(0u32, |m, (i, &p)| m | (u32::from(p != 0) << i));
+            let mut paid = paid[d];
             let mut pos = 0;
             let mut next = 0;
             while paid != 0 {
@@ -256,14 +257,14 @@ mod avx2 {
     /// The methods are forced inline and call AVX2 intrinsics: they are
     /// used only inside this module's AVX2 functions.
     #[derive(Clone, Copy)]
-    struct V([__m256i; 2]);
+    struct V([__m256i; HALVES]);
 
     macro_rules! lanewise {
         ($($name:ident => $f:ident),* $(,)?) => {$(
             #[inline(always)]
             fn $name(self, o: V) -> V {
                 // SAFETY: only called from AVX2 functions (see `V`).
-                unsafe { V([$f(self.0[0], o.0[0]), $f(self.0[1], o.0[1])]) }
+                V(std::array::from_fn(|h| unsafe { $f(self.0[h], o.0[h]) }))
             }
         )*};
     }
@@ -285,51 +286,47 @@ mod avx2 {
         #[inline(always)]
         fn and_not(self, o: V) -> V {
             // SAFETY: as for `lanewise`.
-            unsafe { V([_mm256_andnot_si256(self.0[0], o.0[0]), _mm256_andnot_si256(self.0[1], o.0[1])]) }
+            V(std::array::from_fn(|h| unsafe { _mm256_andnot_si256(self.0[h], o.0[h]) }))
         }
 
         /// `b` where `m` is all ones, else `self`.
         #[inline(always)]
         fn pick(self, b: V, m: V) -> V {
             // SAFETY: as for `lanewise`.
-            unsafe { V([_mm256_blendv_epi8(self.0[0], b.0[0], m.0[0]), _mm256_blendv_epi8(self.0[1], b.0[1], m.0[1])]) }
+            V(std::array::from_fn(|h| unsafe { _mm256_blendv_epi8(self.0[h], b.0[h], m.0[h]) }))
         }
 
         #[inline(always)]
         fn splat(x: usize) -> V {
             // SAFETY: as for `lanewise`.
-            let x = unsafe { _mm256_set1_epi32(x as i32) };
-            V([x, x])
+            V([unsafe { _mm256_set1_epi32(x as i32) }; HALVES])
         }
 
         #[inline(always)]
         fn shr<const N: i32>(self) -> V {
             // SAFETY: as for `lanewise`.
-            unsafe { V([_mm256_srli_epi32::<N>(self.0[0]), _mm256_srli_epi32::<N>(self.0[1])]) }
+            V(std::array::from_fn(|h| unsafe { _mm256_srli_epi32::<N>(self.0[h]) }))
         }
 
         #[inline(always)]
         fn shl<const N: i32>(self) -> V {
             // SAFETY: as for `lanewise`.
-            unsafe { V([_mm256_slli_epi32::<N>(self.0[0]), _mm256_slli_epi32::<N>(self.0[1])]) }
+            V(std::array::from_fn(|h| unsafe { _mm256_slli_epi32::<N>(self.0[h]) }))
         }
 
         #[inline(always)]
         fn get(x: &[u32; LANES]) -> V {
             // SAFETY: 16 u32s are 64 readable bytes; AVX2 as for `lanewise`.
-            unsafe {
-                let p = x.as_ptr().cast::<__m256i>();
-                V([_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))])
-            }
+            let p = x.as_ptr().cast::<__m256i>();
+            V(std::array::from_fn(|h| unsafe { _mm256_loadu_si256(p.add(h)) }))
         }
 
         #[inline(always)]
         fn put(self, x: &mut [u32; LANES]) {
             // SAFETY: as for `get`.
-            unsafe {
-                let p = x.as_mut_ptr().cast::<__m256i>();
-                _mm256_storeu_si256(p, self.0[0]);
-                _mm256_storeu_si256(p.add(1), self.0[1]);
+            let p = x.as_mut_ptr().cast::<__m256i>();
+            for h in 0..HALVES {
+                unsafe { _mm256_storeu_si256(p.add(h), self.0[h]) };
             }
         }
 
@@ -338,7 +335,7 @@ mod avx2 {
         fn bits(self) -> u32 {
             // SAFETY: as for `lanewise`.
             let half = |v| unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32 };
-            half(self.0[0]) | (half(self.0[1]) << 8)
+            (0..HALVES).fold(0, |m, h| m | (half(self.0[h]) << (8 * h)))
         }
 
         /// `runs[i]` for each lane's index `i` (which must be in range).
@@ -347,7 +344,7 @@ mod avx2 {
             let p = runs.as_ptr().cast::<i32>();
             // SAFETY: every caller's index is a game's base plus a masked
             // position, inside `runs`; AVX2 as for `lanewise`.
-            unsafe { V([_mm256_i32gather_epi32::<4>(p, i.0[0]), _mm256_i32gather_epi32::<4>(p, i.0[1])]) }
+            V(std::array::from_fn(|h| unsafe { _mm256_i32gather_epi32::<4>(p, i.0[h]) }))
         }
     }
 
@@ -457,7 +454,7 @@ mod avx2 {
         let w_base = game_base.add(w_is_b.and(deck));
         let mut dests = [0u32; LANES];
         slot(w_base, wl).pick(V::splat(SCRATCH), keep).put(&mut dests);
-        for half in 0..2 {
+        for half in 0..HALVES {
             let games = transpose(rows.map(|r| r.0[half]));
             for (g, row) in games.into_iter().enumerate() {
                 let at = dests[8 * half + g] as usize;
@@ -555,6 +552,22 @@ mod avx2 {
         ]
     }
 
+    /// Bit `i` of `[A, B]` set if card `i` of that deck is a payment card.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn payment_cards(deal: &Deal) -> [u32; 2] {
+        let cards = deal.penalties();
+        // SAFETY: bytes 0..32 and 20..52 of the 52.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(cards[..32].as_ptr().cast()),
+                _mm256_loadu_si256(cards[20..].as_ptr().cast()),
+            )
+        };
+        let number = |v| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())) as u32;
+        [!number(a) & ((1 << HAND_CARDS) - 1), !number(b) >> (32 - HAND_CARDS)]
+    }
+
     /// Plays `deals` into `outcomes`, sixteen games at a time.
     #[target_feature(enable = "avx2")]
     pub(super) fn run(s: &mut Lanes, deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
@@ -564,7 +577,7 @@ mod avx2 {
         s.active = [0; LANES];
         for (g, w) in which.iter_mut().enumerate() {
             if next < deals.len() {
-                s.load(g, &deals[next]);
+                s.load(g, &deals[next], payment_cards(&deals[next]));
                 *w = next;
                 next += 1;
             }
@@ -588,7 +601,7 @@ mod avx2 {
                     fallback.run_unchecked(deal.a(), deal.b())
                 };
                 if next < deals.len() {
-                    s.load(g, &deals[next]);
+                    s.load(g, &deals[next], payment_cards(&deals[next]));
                     which[g] = next;
                     next += 1;
                 } else {
