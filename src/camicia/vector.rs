@@ -568,47 +568,79 @@ mod avx2 {
         [!number(a) & ((1 << HAND_CARDS) - 1), !number(b) >> (32 - HAND_CARDS)]
     }
 
-    /// Plays `deals` into `outcomes`, sixteen games at a time.
+    /// Plays `deals` into `outcomes`, two sets of eight games taking turns:
+    /// a step's gathers may read runs the set's previous step has just
+    /// stored, and would wait for those stores to reach the cache; the
+    /// other set's step, in between, gives them the time.
     #[target_feature(enable = "avx2")]
-    pub(super) fn run(s: &mut Lanes, deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
-        const IDLE: usize = usize::MAX;
-        let mut which = [IDLE; LANES];
-        let mut next = 0;
-        s.active = [0; LANES];
-        for (g, w) in which.iter_mut().enumerate() {
-            if next < deals.len() {
-                s.load(g, &deals[next], payment_cards(&deals[next]));
-                *w = next;
-                next += 1;
+    pub(super) fn run(sets: &mut [Lanes; 2], deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
+        let mut queue = Queue {
+            deals,
+            outcomes,
+            next: 0,
+        };
+        let mut which = [[Queue::IDLE; LANES]; 2];
+        for (s, which) in sets.iter_mut().zip(&mut which) {
+            s.active = [0; LANES];
+            for (g, w) in which.iter_mut().enumerate() {
+                queue.deal(s, g, w);
             }
         }
-        while s.active.iter().any(|&a| a != 0) {
-            let end = step(s);
-            let mut finished = end.finished;
-            for g in bits(end.long) {
-                if s.round_by_runs(g) {
-                    finished |= 1 << g;
-                }
+        while sets.iter().any(|s| s.active.iter().any(|&a| a != 0)) {
+            for (s, which) in sets.iter_mut().zip(&mut which) {
+                let end = step(s);
+                settle(s, end, which, &mut queue, fallback);
             }
-            for g in bits(end.compact) {
-                s.compact(g, s.lead[g] as usize);
+        }
+    }
+
+    /// The deals still to play and where their outcomes go.
+    struct Queue<'a> {
+        deals: &'a [Deal],
+        outcomes: &'a mut [Outcome],
+        next: usize,
+    }
+
+    impl Queue<'_> {
+        /// The deal number of a lane without a game.
+        const IDLE: usize = usize::MAX;
+
+        /// Deals the next deal, if any, in lane `g` of `s`, whose deal
+        /// number goes to `which`; the lane goes idle if there is none.
+        #[target_feature(enable = "avx2")]
+        fn deal(&mut self, s: &mut Lanes, g: usize, which: &mut usize) {
+            if let Some(deal) = self.deals.get(self.next) {
+                s.load(g, deal, payment_cards(deal));
+                *which = self.next;
+                self.next += 1;
+            } else {
+                s.active[g] = 0;
+                *which = Self::IDLE;
             }
-            for g in bits(finished | end.limit) {
-                let deal = &deals[which[g]];
-                outcomes[which[g]] = if finished & (1 << g) != 0 {
-                    s.outcome(g)
-                } else {
-                    fallback.run_unchecked(deal.a(), deal.b())
-                };
-                if next < deals.len() {
-                    s.load(g, &deals[next], payment_cards(&deals[next]));
-                    which[g] = next;
-                    next += 1;
-                } else {
-                    s.active[g] = 0;
-                    which[g] = IDLE;
-                }
+        }
+    }
+
+    /// Does what a step left to the lanes: long chains, compactions, and
+    /// the games that ended (their outcomes out, the next deals in).
+    #[target_feature(enable = "avx2")]
+    fn settle(s: &mut Lanes, end: StepEnd, which: &mut [usize; LANES], queue: &mut Queue, fallback: &mut Simulator) {
+        let mut finished = end.finished;
+        for g in bits(end.long) {
+            if s.round_by_runs(g) {
+                finished |= 1 << g;
             }
+        }
+        for g in bits(end.compact) {
+            s.compact(g, s.lead[g] as usize);
+        }
+        for g in bits(finished | end.limit) {
+            let deal = &queue.deals[which[g]];
+            queue.outcomes[which[g]] = if finished & (1 << g) != 0 {
+                s.outcome(g)
+            } else {
+                fallback.run_unchecked(deal.a(), deal.b())
+            };
+            queue.deal(s, g, &mut which[g]);
         }
     }
 
@@ -630,7 +662,7 @@ mod avx2 {
 /// run).
 #[derive(Clone, Debug)]
 pub struct VectorSimulator {
-    lanes: Box<Lanes>,
+    lanes: Box<[Lanes; 2]>,
     fallback: Simulator,
     vector: bool,
 }
