@@ -47,6 +47,9 @@ const LANES: usize = 8 * HALVES;
 /// AVX2 registers per value (of eight u32 lanes each).
 const HALVES: usize = 1;
 
+/// Sets of games taking turns.
+const SETS: usize = 2;
+
 /// Runs per deck buffer (a power of two: positions are masked into range).
 const SLOTS: usize = 128;
 
@@ -338,13 +341,35 @@ mod avx2 {
             (0..HALVES).fold(0, |m, h| m | (half(self.0[h]) << (8 * h)))
         }
 
-        /// `runs[i]` for each lane's index `i` (which must be in range).
+        /// `runs[i + j]` for each lane's index `i`, `j` = 0 to 3: four
+        /// loads of four runs each per register, turned into rows. (Faster
+        /// here than four gathers.)
         #[inline(always)]
-        fn gather(runs: &[u32], i: V) -> V {
-            let p = runs.as_ptr().cast::<i32>();
-            // SAFETY: every caller's index is a game's base plus a masked
-            // position, inside `runs`; AVX2 as for `lanewise`.
-            V(std::array::from_fn(|h| unsafe { _mm256_i32gather_epi32::<4>(p, i.0[h]) }))
+        fn windows(runs: &[u32], i: V) -> [V; 4] {
+            let mut at = [0u32; LANES];
+            i.put(&mut at);
+            // SAFETY: AVX2 as for `lanewise`.
+            let mut rows = [[unsafe { _mm256_setzero_si256() }; HALVES]; 4];
+            for h in 0..HALVES {
+                let at = &at[8 * h..8 * h + 8];
+                // SAFETY: 4 runs from an index in range (the slack covers
+                // the last game's); AVX2 as for `lanewise`.
+                let four = |g: usize| unsafe { _mm_loadu_si128(runs[at[g] as usize..][..4].as_ptr().cast()) };
+                // x[g] holds games g and g + 4.
+                let x: [__m256i; 4] = std::array::from_fn(|g| unsafe { _mm256_set_m128i(four(g + 4), four(g)) });
+                // SAFETY: AVX2 as for `lanewise`.
+                unsafe {
+                    let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
+                    let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
+                    let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
+                    let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+                    rows[0][h] = _mm256_unpacklo_epi64(t0, t2);
+                    rows[1][h] = _mm256_unpackhi_epi64(t0, t2);
+                    rows[2][h] = _mm256_unpacklo_epi64(t1, t3);
+                    rows[3][h] = _mm256_unpackhi_epi64(t1, t3);
+                }
+            }
+            rows.map(V)
         }
     }
 
@@ -393,13 +418,8 @@ mod avx2 {
         let p_base = game_base.add(q_is_b.and_not(deck));
         let slot = |base: V, pos: V| base.add(pos.and(V::splat(SLOTS - 1)));
         let runs = &s.runs[..];
-        let q0 = V::gather(runs, slot(q_base, qh.add(one)));
-        let p1 = V::gather(runs, slot(p_base, ph.add(one)));
-        let q1 = V::gather(runs, slot(q_base, qh.add(V::splat(2))));
-        let p2 = V::gather(runs, slot(p_base, ph.add(V::splat(2))));
-        let q2 = V::gather(runs, slot(q_base, qh.add(V::splat(3))));
-        let p3 = V::gather(runs, slot(p_base, ph.add(V::splat(3))));
-        let q3 = V::gather(runs, slot(q_base, qh.add(V::splat(4))));
+        let [q0, q1, q2, q3] = V::windows(runs, slot(q_base, qh.add(one)));
+        let [p1, p2, p3, _] = V::windows(runs, slot(p_base, ph.add(one)));
         let chain = [p_front, q0, p1, q1, p2, q2, p3];
 
         // Each run's debt is the penalty of the run before it (the mover's
@@ -573,13 +593,13 @@ mod avx2 {
     /// stored, and would wait for those stores to reach the cache; the
     /// other set's step, in between, gives them the time.
     #[target_feature(enable = "avx2")]
-    pub(super) fn run(sets: &mut [Lanes; 2], deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
+    pub(super) fn run(sets: &mut [Lanes; SETS], deals: &[Deal], outcomes: &mut [Outcome], fallback: &mut Simulator) {
         let mut queue = Queue {
             deals,
             outcomes,
             next: 0,
         };
-        let mut which = [[Queue::IDLE; LANES]; 2];
+        let mut which = [[Queue::IDLE; LANES]; SETS];
         for (s, which) in sets.iter_mut().zip(&mut which) {
             s.active = [0; LANES];
             for (g, w) in which.iter_mut().enumerate() {
@@ -662,7 +682,7 @@ mod avx2 {
 /// run).
 #[derive(Clone, Debug)]
 pub struct VectorSimulator {
-    lanes: Box<[Lanes; 2]>,
+    lanes: Box<[Lanes; SETS]>,
     fallback: Simulator,
     vector: bool,
 }
