@@ -129,3 +129,31 @@ fn a_range_search_finds_the_record_in_its_range_on_any_thread_count() {
     assert_eq!(first["cards"], 8344);
     assert_eq!(first["tricks"], 1164);
 }
+
+#[test]
+fn the_search_reports_the_same_games_with_the_vector_path_forced_off() {
+    // POKER_PLAIN=1 sends every deal to the fast engine.
+    let run = |plain: &str, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_poker"))
+            .args(["camicia", "search", "--top", "20", "--json", "--quiet"])
+            .args(args)
+            .env("POKER_PLAIN", plain)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let games: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("\"kind\":\"summary\""))
+            .map(str::to_string)
+            .collect();
+        assert!(games.len() >= 20, "{args:?}: {games:?}");
+        games
+    };
+    for args in [
+        &["--count", "200000", "--seed", "5"][..],
+        &["--range", "472460898658889389111..472460898658889409111"],
+    ] {
+        assert_eq!(run("1", args), run("0", args), "{args:?}");
+    }
+}

@@ -4,7 +4,8 @@
 use anyhow::{Context, bail};
 use poker::camicia::search::{Game, Search, Work};
 use poker::camicia::{
-    self, Card, DEAL_COUNT, Deal, Player, Simulator, VectorSimulator, notation, parse_deck, penalties, reference,
+    self, Card, DEAL_COUNT, Deal, Player, VectorSimulator, notation, parse_deck, penalties,
+    reference,
 };
 use serde_json::json;
 use std::num::NonZeroUsize;
