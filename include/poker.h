@@ -326,7 +326,7 @@ extern "C" {
 /*
  Patch version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_VERSION_PATCH 0
+#define POKER_VERSION_PATCH 1
 
 /*
  One game of the contest, created by `poker_game_new` or

@@ -9,7 +9,7 @@ pub const POKER_VERSION_MAJOR: c_int = 0;
 /// Minor version of the libpoker this header belongs to (Cargo.toml).
 pub const POKER_VERSION_MINOR: c_int = 2;
 /// Patch version of the libpoker this header belongs to (Cargo.toml).
-pub const POKER_VERSION_PATCH: c_int = 0;
+pub const POKER_VERSION_PATCH: c_int = 1;
 
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 
