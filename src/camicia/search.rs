@@ -183,10 +183,13 @@ fn below(rng: &mut ChaCha8Rng, n: u32) -> usize {
 /// the aces, then kings, queens, jacks), which makes every arrangement
 /// equally likely with 16 draws instead of 51.
 pub fn random_deal(rng: &mut ChaCha8Rng) -> Deal {
+    // All draws first, then the swaps: the same draws in the same order,
+    // but the swaps' chain of loads and stores no longer waits on the
+    // generator.
+    let draws: [usize; 16] = std::array::from_fn(|i| i + below(rng, (52 - i) as u32));
     let mut places: [u8; 52] = std::array::from_fn(|i| i as u8);
     let mut cards = [0u8; 52];
-    for i in 0..16 {
-        let j = i + below(rng, (52 - i) as u32);
+    for (i, &j) in draws.iter().enumerate() {
         places.swap(i, j);
         cards[places[i] as usize] = 4 - (i / 4) as u8;
     }
