@@ -19,30 +19,16 @@ use common::thread_cpu_time;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use poker::camicia::search::Engine;
 use poker::camicia::{Card, Deal, Outcome, Simulator, Status, VectorSimulator, reference, search};
-use std::ffi::CString;
 use std::hint::black_box;
 use std::time::Duration;
 
 type PlainCamicia = unsafe extern "C" fn(*const u8, i32, *const u8, i32, *mut u64, *mut u64) -> i32;
 
-/// Compiles benches/plain_camicia.c into a shared object and loads it.
+/// Compiles benches/plain_camicia.c and loads its `plain_camicia`.
 fn plain_c_simulator() -> PlainCamicia {
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/plain_camicia.c");
-    let lib = concat!(env!("CARGO_TARGET_TMPDIR"), "/plain_camicia.so");
-    let status = std::process::Command::new("cc")
-        .args(["-O2", "-shared", "-fPIC", "-o", lib, src])
-        .status()
-        .expect("cc runs");
-    assert!(status.success(), "cc failed on {src}");
-    let path = CString::new(lib).unwrap();
-    // SAFETY: a NUL-terminated path; the handle is kept for the process.
-    unsafe {
-        let handle = libc::dlopen(path.as_ptr(), libc::RTLD_NOW);
-        assert!(!handle.is_null(), "dlopen {lib}");
-        let symbol = libc::dlsym(handle, c"plain_camicia".as_ptr());
-        assert!(!symbol.is_null(), "plain_camicia not found");
-        std::mem::transmute::<*mut libc::c_void, PlainCamicia>(symbol)
-    }
+    let function = common::plain_c_function("plain_camicia.c", c"plain_camicia");
+    // SAFETY: the C function has this signature.
+    unsafe { std::mem::transmute::<*mut libc::c_void, PlainCamicia>(function) }
 }
 
 fn plain_c_outcome(plain_c: PlainCamicia, deal: &Deal) -> Outcome {

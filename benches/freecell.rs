@@ -18,29 +18,15 @@ use poker::ffi::freecell::freecell_deal;
 use poker::freecell::{
     Deal, DealNumber, deal_range_with, find_deals_between, find_prefix, vector_path_enabled,
 };
-use std::ffi::CString;
 use std::time::Duration;
 
 type PlainDealRange = unsafe extern "C" fn(i64, i64, *mut u8);
 
-/// Compiles benches/plain_dealer.c into a shared object and loads it.
+/// Compiles benches/plain_dealer.c and loads its `plain_deal_range`.
 fn plain_c_dealer() -> PlainDealRange {
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/plain_dealer.c");
-    let lib = concat!(env!("CARGO_TARGET_TMPDIR"), "/plain_dealer.so");
-    let status = std::process::Command::new("cc")
-        .args(["-O2", "-shared", "-fPIC", "-o", lib, src])
-        .status()
-        .expect("cc runs");
-    assert!(status.success(), "cc failed on {src}");
-    let path = CString::new(lib).unwrap();
-    // SAFETY: a NUL-terminated path; the handle is kept for the process.
-    unsafe {
-        let handle = libc::dlopen(path.as_ptr(), libc::RTLD_NOW);
-        assert!(!handle.is_null(), "dlopen {lib}");
-        let symbol = libc::dlsym(handle, c"plain_deal_range".as_ptr());
-        assert!(!symbol.is_null(), "plain_deal_range not found");
-        std::mem::transmute::<*mut libc::c_void, PlainDealRange>(symbol)
-    }
+    let function = common::plain_c_function("plain_dealer.c", c"plain_deal_range");
+    // SAFETY: the C function has this signature.
+    unsafe { std::mem::transmute::<*mut libc::c_void, PlainDealRange>(function) }
 }
 
 const BATCH: usize = 1024;

@@ -3,11 +3,10 @@
 //! tests/data/camicia/records.json, and reports built deal by deal with the
 //! card-by-card reference simulator (which also runs as a plug-in engine).
 
+mod camicia_records;
+
 use poker::camicia::search::{BATCH, BLOCK, Engine, Game, Report, Search, Work};
-use poker::camicia::{
-    Card, Deal, Outcome, Player, Simulator, Status, parse_deck, penalties, reference,
-};
-use serde_json::Value;
+use poker::camicia::{Card, Deal, Outcome, Simulator, Status, reference};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -58,33 +57,11 @@ fn run<E: Engine>(search: Search, engine: fn() -> E) -> Report {
 
 /// The published record with this index, as a game.
 fn record(index: &str) -> Game {
-    let path = format!(
-        "{}/tests/data/camicia/records.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let r = data["records"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["index"] == index)
-        .unwrap_or_else(|| panic!("no record with index {index}"));
-    let a = parse_deck(r["a"].as_str().unwrap(), Player::A).unwrap();
-    let b = parse_deck(r["b"].as_str().unwrap(), Player::B).unwrap();
-    let status = match r["status"].as_str().unwrap() {
-        "finished" => Status::Finished,
-        "loop" => Status::Loop,
-        other => panic!("unknown status {other}"),
-    };
-    Game {
-        index: index.parse().unwrap(),
-        deal: Deal::new(&penalties(&a), &penalties(&b)).unwrap(),
-        outcome: Outcome::new(
-            status,
-            r["cards"].as_u64().unwrap(),
-            r["tricks"].as_u64().unwrap(),
-        ),
-    }
+    let index: u128 = index.parse().unwrap();
+    camicia_records::records()
+        .into_iter()
+        .find(|r| r.index == index)
+        .unwrap_or_else(|| panic!("no record with index {index}"))
 }
 
 /// Reed Nessler's 8344-card game, the longest published finished game.

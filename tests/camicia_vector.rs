@@ -4,12 +4,10 @@
 //! reference simulator, and the fast engine (itself checked against the
 //! reference elsewhere), on both of its paths.
 
+mod camicia_records;
+
 use poker::camicia::search::{Engine, Search, Work, random_deals};
-use poker::camicia::{
-    Card, Deal, Outcome, Player, Simulator, Status, VectorSimulator, parse_deck, penalties,
-    reference,
-};
-use serde_json::Value;
+use poker::camicia::{Card, Deal, Outcome, Simulator, Status, VectorSimulator, reference};
 use std::num::NonZeroUsize;
 
 fn cards(penalties: &[u8]) -> Vec<Card> {
@@ -21,30 +19,9 @@ fn cards(penalties: &[u8]) -> Vec<Card> {
 
 /// Every published record: its deal and its published outcome.
 fn records() -> Vec<(Deal, Outcome)> {
-    let path = format!(
-        "{}/tests/data/camicia/records.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    data["records"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let a = parse_deck(r["a"].as_str().unwrap(), Player::A).unwrap();
-            let b = parse_deck(r["b"].as_str().unwrap(), Player::B).unwrap();
-            let status = match r["status"].as_str().unwrap() {
-                "finished" => Status::Finished,
-                "loop" => Status::Loop,
-                other => panic!("unknown status {other}"),
-            };
-            let outcome = Outcome::new(
-                status,
-                r["cards"].as_u64().unwrap(),
-                r["tricks"].as_u64().unwrap(),
-            );
-            (Deal::new(&penalties(&a), &penalties(&b)).unwrap(), outcome)
-        })
+    camicia_records::records()
+        .into_iter()
+        .map(|r| (r.deal, r.outcome))
         .collect()
 }
 
