@@ -632,3 +632,36 @@ pub fn game_api(data: &[u8]) {
     // SAFETY: a live handle, freed once.
     unsafe { poker_game_free(game) };
 }
+
+/// 52-card deals for the search's vector engine: each 17 bytes of input
+/// give a deal (16 bytes: an index, taken modulo the number of deals) and
+/// how many of its index neighbours follow it (the low 3 bits of the 17th;
+/// neighbours share most of their games, as in a range search). The vector
+/// engine, on both of its paths, in one batch and deal by deal, gives the
+/// fast engine's outcome for every deal.
+pub fn camicia_deals(data: &[u8]) {
+    use poker::camicia::search::Engine;
+    use poker::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator};
+    let mut deals = Vec::new();
+    for chunk in data.chunks_exact(17).take(64) {
+        let index = u128::from_le_bytes(chunk[..16].try_into().unwrap()) % DEAL_COUNT;
+        let mut deal = Deal::unrank(index).unwrap();
+        deals.push(deal);
+        for _ in 0..chunk[16] & 7 {
+            if deal.advance() {
+                deals.push(deal);
+            }
+        }
+    }
+    let mut fast = Simulator::new();
+    let want: Vec<Outcome> = deals.iter().map(|d| fast.run_unchecked(d.a(), d.b())).collect();
+    for vector in [true, false] {
+        let mut sim = VectorSimulator::with_vector(vector);
+        let mut got = vec![Outcome::new(Status::Finished, 0, 0); deals.len()];
+        sim.run_batch(&deals, &mut got);
+        assert_eq!(got, want, "vector path {vector}");
+        for (deal, want) in deals.iter().zip(&want).take(4) {
+            assert_eq!(sim.run(deal), *want, "{deal}");
+        }
+    }
+}

@@ -74,3 +74,8 @@ fn a_deal_outside_the_searched_window_is_not_found() {
         vec![DealNumber::new(5000).unwrap()]
     );
 }
+
+#[test]
+fn camicia_deals_give_the_fast_engines_outcomes_in_the_vector_engine() {
+    assert!(replay("camicia_deals", checks::camicia_deals) >= 5);
+}
