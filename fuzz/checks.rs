@@ -654,7 +654,10 @@ pub fn camicia_deals(data: &[u8]) {
         }
     }
     let mut fast = Simulator::new();
-    let want: Vec<Outcome> = deals.iter().map(|d| fast.run_unchecked(d.a(), d.b())).collect();
+    let want: Vec<Outcome> = deals
+        .iter()
+        .map(|d| fast.run_unchecked(d.a(), d.b()))
+        .collect();
     for vector in [true, false] {
         let mut sim = VectorSimulator::with_vector(vector);
         let mut got = vec![Outcome::new(Status::Finished, 0, 0); deals.len()];
