@@ -9,10 +9,7 @@ use crate::camicia::index::HAND_CARDS;
 use crate::camicia::{Deal, Outcome, Simulator};
 use std::arch::x86_64::*;
 
-/// One u32 per lane: two AVX2 registers. Two registers rather than
-/// one so that two independent halves of every step are in flight at
-/// once: each half's gathers and dependent steps hide behind the
-/// other's.
+/// One u32 per lane: [`HALVES`] AVX2 registers (one; see there).
 ///
 /// The methods are forced inline and call AVX2 intrinsics: they are
 /// used only inside this module's AVX2 functions.
@@ -363,7 +360,7 @@ fn payment_cards(deal: &Deal) -> [u32; 2] {
 }
 
 /// Plays `deals` into `outcomes`, two sets of eight games taking turns:
-/// a step's gathers may read runs the set's previous step has just
+/// a step's loads may read runs the set's previous step has just
 /// stored, and would wait for those stores to reach the cache; the
 /// other set's step, in between, gives them the time.
 #[target_feature(enable = "avx2")]
