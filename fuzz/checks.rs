@@ -255,6 +255,10 @@ pub fn freecell_board(data: &[u8]) {
         let number = raw % freecell::MAX_DEAL + 1;
         let style = rest[8];
         let deal = Deal::new(DealNumber::new(number as i64).unwrap());
+        if style & 128 != 0 {
+            let count = usize::from(rest.get(9).copied().unwrap_or(0)) % 52 + 1;
+            return freecell_prefix(&deal, count, style);
+        }
         let layout = layouts[usize::from(style % 3)];
         let tens = if style & 4 == 0 { Tens::T } else { Tens::Ten };
         let mut text = deal.format(layout, tens);
@@ -295,7 +299,77 @@ pub fn freecell_board(data: &[u8]) {
             found.contains(&deal.number()),
             "deal {number} not found: {found:?}"
         );
+        // The fast search (inverting the generator) agrees with the scan.
+        let fast = freecell::find_deals(&board);
+        assert!(fast.contains(&deal.number()), "{fast:?}");
+        let in_window: Vec<DealNumber> = fast
+            .into_iter()
+            .filter(|d| (low..=high).contains(d))
+            .collect();
+        assert_eq!(in_window, found);
     }
+}
+
+/// How many deal numbers `freecell_prefix` asks `find_prefix` to list.
+const PREFIX_LISTED: usize = 16;
+
+/// The first `count` cards (1..=52) of `deal`, written on one line in a
+/// notation `style` picks (T or 10, case, comments, fc-solve's `:`, the
+/// seed's array brackets): `parse_partial_board` gives them back in dealing
+/// order, and `find_prefix` counts and lists the deals that start so: the
+/// list is ascending, as long as the count allows, and holds the deal (or,
+/// when more than `PREFIX_LISTED` match, stops before it); over a window of
+/// 601 numbers around the deal it agrees with the scan
+/// (`scan_prefix_between`).
+fn freecell_prefix(deal: &Deal, count: usize, style: u8) {
+    let prefix = &deal.cards()[..count];
+    let mut text = tokens(prefix, style & 1 != 0, " ");
+    if style & 2 != 0 {
+        text = text.to_lowercase();
+    }
+    if style & 4 != 0 {
+        let cards: Vec<String> = text.split(' ').map(|t| format!("'{t}'")).collect();
+        text = format!("[{}],", cards.join(", "));
+    } else if style & 8 != 0 {
+        text = format!(": {text}");
+    }
+    if style & 16 != 0 {
+        text = format!(
+            "# the start of deal {}
+
+{text} # {count} cards",
+            deal.number().get()
+        );
+    }
+    let parsed = freecell::parse_partial_board(&text).unwrap_or_else(|e| panic!("{e}: {text:?}"));
+    assert_eq!(parsed, prefix, "{text:?}");
+    let matches = freecell::find_prefix(&parsed, PREFIX_LISTED).unwrap();
+    let listed = &matches.deals;
+    assert!(matches.total >= 1);
+    assert_eq!(listed.len() as u64, matches.total.min(PREFIX_LISTED as u64));
+    assert!(listed.windows(2).all(|w| w[0] < w[1]), "{listed:?}");
+    let complete = matches.total <= PREFIX_LISTED as u64;
+    let number = deal.number();
+    if complete {
+        assert!(listed.contains(&number), "{number:?} not in {listed:?}");
+    } else {
+        assert!(listed.contains(&number) || Some(&number) > listed.last());
+    }
+    let n = number.get();
+    let low = DealNumber::new(n.saturating_sub(300).max(1) as i64).unwrap();
+    let high = DealNumber::new((n + 300).min(freecell::MAX_DEAL) as i64).unwrap();
+    let scanned = freecell::scan_prefix_between(prefix, low, high);
+    assert!(scanned.contains(&number));
+    // Up to where the list is known complete, the two agree.
+    let end = if complete {
+        high
+    } else {
+        *listed.last().unwrap()
+    };
+    let known = |d: &&DealNumber| (low..=high).contains(*d) && **d <= end;
+    let a: Vec<_> = listed.iter().filter(known).collect();
+    let b: Vec<_> = scanned.iter().filter(known).collect();
+    assert_eq!(a, b, "{count} cards of deal {n}");
 }
 
 /// What the assembler must answer after `pending` grew by one chunk: an
@@ -666,5 +740,291 @@ pub fn camicia_deals(data: &[u8]) {
         for (deal, want) in deals.iter().zip(&want).take(4) {
             assert_eq!(sim.run(deal), *want, "{deal}");
         }
+    }
+}
+
+/// A byte reader for the structured modes: the next byte, 0 once the input
+/// is used up (so every input is a valid script).
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn next(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+}
+
+/// The judge's input validator (`poker validate-deck`): it accepts exactly
+/// one deck line in the package's format, the 24 cards written upper case,
+/// tens `T`, single spaces, one newline, nothing else. The first byte picks:
+/// even, the rest is the input; odd, the next 8 bytes seed a deck whose
+/// line the byte after may spoil in one of several ways.
+///
+/// Checked against an independent statement of that format (the deck file
+/// parser finds one deck, and the bytes are its cards' tokens joined by
+/// single spaces plus a newline): an accepted input gives that deck, the
+/// package's writer (`test_input`) writes it back byte for byte and is
+/// accepted again with the same deck, and the deck-file writer's file
+/// parses back to it; a spoiled line is refused with a reason.
+pub fn input_validator(data: &[u8]) {
+    use poker::judge::{MAX_INPUT, test_input, validate_input};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let (input, spoiled) = if mode & 1 == 0 {
+        (rest.to_vec(), None)
+    } else {
+        let mut bytes = Bytes(rest);
+        let seed = u64::from_le_bytes(std::array::from_fn(|_| bytes.next()));
+        let deck = ContestDeck::shuffled(seed);
+        let line = tokens(deck.cards(), false, " ");
+        let how = bytes.next() % 12;
+        let at = usize::from(bytes.next()) % 24;
+        let spoil = |i: usize, f: &dyn Fn(&Card) -> String| -> String {
+            let cards: Vec<String> = deck
+                .cards()
+                .iter()
+                .enumerate()
+                .map(|(j, c)| if j == i { f(c) } else { c.to_string() })
+                .collect();
+            cards.join(" ") + "\n"
+        };
+        let text = match how {
+            0 => format!("{line}\n"),
+            1 => line.clone(),
+            2 => format!("{line}\r\n"),
+            3 => format!("{line}\n\n"),
+            4 => format!("{line} # deck 1\n"),
+            5 => spoil(at, &|c| c.to_string().to_lowercase()),
+            6 => {
+                deck.cards()
+                    .iter()
+                    .map(|c| c.token_with_ten())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            }
+            7 => spoil(at, &|c| format!(" {c}")),
+            8 => format!("\u{feff}{line}\n"),
+            9 => format!("# a test\n{line}\n"),
+            10 => spoil(at, &|_| deck.cards()[(at + 1) % 24].to_string()),
+            _ => format!("{line}\n{line}\n"),
+        };
+        // Every contest deck holds the four tens, so case 6 always spoils.
+        (text.into_bytes(), Some((deck, how != 0)))
+    };
+    let got = validate_input(&input);
+    // The independent statement of the format.
+    let expected = (input.len() as u64 <= MAX_INPUT)
+        .then(|| std::str::from_utf8(&input).ok())
+        .flatten()
+        .and_then(|text| match parse_deck_file(text) {
+            Ok(decks) if decks.len() == 1 => {
+                let line = tokens(decks[0].cards(), false, " ") + "\n";
+                (line == text).then_some(decks[0])
+            }
+            _ => None,
+        });
+    match (&got, expected) {
+        (Ok(deck), Some(want)) => {
+            assert_eq!(*deck, want);
+            let written = test_input(deck);
+            assert_eq!(written.as_bytes(), &input[..]);
+            assert_eq!(validate_input(written.as_bytes()), Ok(*deck));
+            let file = poker::evaluator::decks::deck_file(7, &[*deck]);
+            assert_eq!(parse_deck_file(&file), Ok(vec![*deck]));
+        }
+        (Err(reason), None) => assert!(!reason.is_empty()),
+        (got, want) => panic!("validator {got:?}, format says {want:?}: {input:?}"),
+    }
+    if let Some((deck, spoiled)) = spoiled {
+        if spoiled {
+            assert!(got.is_err(), "a spoiled line accepted: {input:?}");
+        } else {
+            assert_eq!(got, Ok(deck));
+        }
+    }
+}
+
+/// One reply as the protocol allows it: one line under `MAX_LINE` bytes
+/// (newline included at most `MAX_LINE`), UTF-8, that decodes.
+fn check_reply(reply: &str) -> Reply {
+    assert!(reply.len() <= MAX_LINE, "{reply:?}");
+    assert!(
+        reply.ends_with('\n') && reply.matches('\n').count() == 1,
+        "{reply:?}"
+    );
+    Reply::decode(reply.trim_end_matches('\n')).unwrap_or_else(|| panic!("{reply:?}"))
+}
+
+/// The judge's interactor (`poker interact`) over bytes in memory. The first
+/// byte picks the mode and the next 8 seed the deck.
+///
+/// Even: the rest is the submission's output as chunks (a length byte, then
+/// that many bytes). Checked: no panic; the game ends accepted with the
+/// total the board's scoring gives (0..=32) after 20 placements, or
+/// rejected with a message, never a judge error; every reply is one line
+/// that fits and decodes; `END` is the last reply exactly when accepted.
+///
+/// Odd: a scripted game. Each byte picks one legal column for the next card
+/// (among the lowest columns); a byte may name one rule break (at a card the
+/// script picks) or a protocol break, and every line is cut in two at a
+/// byte-chosen point (timing). A legal game is accepted with the score the
+/// library's board scoring gives for the board the script built, every
+/// `L` answered with that card's code; any break is rejected, a rule break
+/// with the number of the card it happened at.
+pub fn interactor(data: &[u8]) {
+    use poker::contest::Board;
+    use poker::judge::{Verdict, interact};
+    if data.len() < 9 {
+        return;
+    }
+    let mode = data[0];
+    let seed = u64::from_le_bytes(data[1..9].try_into().unwrap());
+    let deck = ContestDeck::shuffled(seed);
+    let rest = &data[9..];
+    if mode & 1 == 0 {
+        let mut chunks = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let len = usize::from(rest[i]);
+            chunks.push(&rest[i + 1..(i + 1 + len).min(rest.len())]);
+            i += 1 + len;
+        }
+        let played = interact(deck, chunks.iter().copied());
+        let replies: Vec<Reply> = played.replies.iter().map(|r| check_reply(r)).collect();
+        match &played.verdict {
+            Verdict::Accepted { total, message } => {
+                let score = played.game.board().score().expect("a full board");
+                assert_eq!(*total, score.total);
+                assert!(*total <= 32);
+                assert_eq!(played.game.placements(), 20);
+                assert_eq!(replies.last(), Some(&Reply::End(*total)));
+                assert!(message.contains(&format!("total {total}")));
+            }
+            Verdict::Rejected(message) => {
+                assert!(!message.is_empty() && message.ends_with('\n'));
+                assert!(!matches!(replies.last(), Some(Reply::End(_))));
+                assert!(played.game.placements() < 20);
+            }
+            Verdict::JudgeError(what) => panic!("a judge error in memory: {what}"),
+        }
+        // Only the last reply may end the game.
+        for reply in replies.iter().rev().skip(1) {
+            assert!(matches!(reply, Reply::Ok | Reply::Card(..)), "{reply:?}");
+        }
+        return;
+    }
+    let mut bytes = Bytes(rest);
+    // The break, if any: kind 0 none, else 1..=10 at card `at` (0-based).
+    let kind = match bytes.next() {
+        b if b < 128 => 0,
+        b => 1 + b % 10,
+    };
+    let at = usize::from(bytes.next()) % 20;
+    let mut lines: Vec<String> = Vec::new();
+    let mut heights = [0usize; 4];
+    let mut columns: [Vec<Card>; 4] = Default::default();
+    let mut broken = false;
+    if kind != 1 {
+        lines.push("S".into());
+    }
+    for (k, &card) in deck.cards().iter().take(20).enumerate() {
+        let lowest = *heights.iter().min().unwrap();
+        let legal: Vec<usize> = (0..4).filter(|&c| heights[c] == lowest).collect();
+        let column = legal[usize::from(bytes.next()) % legal.len()];
+        let here = k == at || kind == 1;
+        if here && !broken && kind != 0 {
+            broken = true;
+            let above: Vec<usize> = (0..4).filter(|&c| heights[c] > lowest).collect();
+            match kind {
+                1 => lines.push("L".into()), // no S: the first call is a look
+                2 => lines.push("S".into()),
+                3 => lines.extend(["L".into(), "L".into()]),
+                4 => lines.push(format!("P {}", column + 1)),
+                5 => {
+                    let bad = [0, 5, -1, 9, i32::MAX][usize::from(bytes.next()) % 5];
+                    lines.extend(["L".into(), format!("P {bad}")]);
+                }
+                6 if !above.is_empty() => {
+                    let c = above[usize::from(bytes.next()) % above.len()];
+                    lines.extend(["L".into(), format!("P {}", c + 1)]);
+                }
+                6 => lines.extend(["L".into(), "P 0".into()]),
+                7 => lines.push("N".into()),
+                8 => {} // the submission stops before card k
+                9 => lines.push("X".into()),
+                _ => lines.push(format!("L\nP {}", column + 1)), // out of turn
+            }
+            break;
+        }
+        lines.extend(["L".into(), format!("P {}", column + 1)]);
+        heights[column] += 1;
+        columns[column].push(card);
+    }
+    let script: Vec<Vec<u8>> = lines
+        .iter()
+        .map(|l| format!("{l}\n").into_bytes())
+        .collect();
+    let mut chunks: Vec<&[u8]> = Vec::new();
+    for line in &script {
+        if line.iter().filter(|&&b| b == b'\n').count() > 1 {
+            chunks.push(line); // two lines sent at once
+            continue;
+        }
+        let cut = usize::from(bytes.next()) % line.len() + 1;
+        let (a, b) = line.split_at(cut);
+        chunks.push(a);
+        if !b.is_empty() {
+            chunks.push(b);
+        }
+    }
+    let played = interact(deck, chunks.iter().copied());
+    let replies: Vec<Reply> = played.replies.iter().map(|r| check_reply(r)).collect();
+    if !broken {
+        let board = Board::from_columns(columns.map(|c| c.try_into().expect("5 cards a column")));
+        let expected = board.score().expect("a full board").total;
+        assert_eq!(
+            played.verdict,
+            Verdict::Accepted {
+                total: expected,
+                message: format!(
+                    "20 cards placed, total {expected}; deck {deck}\n{}",
+                    board.report()
+                ),
+            }
+        );
+        assert_eq!(replies.len(), 41);
+        assert_eq!(replies[40], Reply::End(expected));
+        for (k, card) in deck.cards().iter().take(20).enumerate() {
+            let (v, c) = card_code(*card).unwrap();
+            assert_eq!(replies[1 + 2 * k], Reply::Card(v, c));
+        }
+        return;
+    }
+    let Verdict::Rejected(message) = &played.verdict else {
+        panic!(
+            "break {kind} at card {} accepted: {:?}",
+            at + 1,
+            played.verdict
+        );
+    };
+    let card = if kind == 1 { 1 } else { at + 1 };
+    match kind {
+        1..=7 => {
+            let want = format!("rule broken at card {card} ");
+            assert!(message.starts_with(&want), "{message:?}, want {want:?}");
+            assert!(matches!(replies.last(), Some(Reply::Violation(_))));
+        }
+        8 => assert_eq!(
+            message,
+            &format!("incomplete: the submission stopped after {at} of 20 placements\n")
+        ),
+        _ => assert!(message.starts_with("the submission sent "), "{message:?}"),
     }
 }

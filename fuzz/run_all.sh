@@ -6,7 +6,7 @@
 cd "$(dirname "$0")"
 bin=target/x86_64-unknown-linux-gnu/release
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(cards deck_file camicia freecell_board channel game_api)
+[ ${#targets[@]} -eq 0 ] && targets=(cards deck_file camicia freecell_board channel game_api interactor input_validator)
 for t in "${targets[@]}"; do
     mkdir -p corpus/$t artifacts/$t logs
     echo "$(date -u +%T) start $t" >> logs/schedule.txt

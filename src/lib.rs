@@ -6,6 +6,7 @@
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks them.
 //! - [`cards`], [`hand`]: cards, tokens and five-card hand categories;
 //!   [`card_list`]: the one validator of card lists.
+//! - [`judge`]: the input validator and interactor of a judge system.
 //! - [`freecell`]: Microsoft FreeCell deals by number.
 //! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
 //! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
@@ -21,6 +22,7 @@ pub mod evaluator;
 pub mod ffi;
 pub mod freecell;
 pub mod hand;
+pub mod judge;
 pub mod optimum;
 pub mod protocol;
 pub mod sandbox;

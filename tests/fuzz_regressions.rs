@@ -47,7 +47,17 @@ fn camicia_inputs_round_trip_and_engines_agree() {
 
 #[test]
 fn freecell_board_inputs_parse_back_and_dealt_boards_are_found() {
-    assert!(replay("freecell_board", checks::freecell_board) >= 8);
+    assert!(replay("freecell_board", checks::freecell_board) >= 14);
+}
+
+#[test]
+fn input_validator_accepts_exactly_the_package_format() {
+    assert!(replay("input_validator", checks::input_validator) >= 16);
+}
+
+#[test]
+fn interactor_games_end_accepted_with_their_score_or_rejected() {
+    assert!(replay("interactor", checks::interactor) >= 17);
 }
 
 #[test]

@@ -26,6 +26,33 @@ pub enum Ending {
     Failed(String),
 }
 
+/// What the manager needs from a channel: the contestant's next line, and a
+/// way to answer it. [`Transport`] is one (see [`serve`]); the judge's
+/// interactor core plays over bytes in memory with another.
+pub trait Link {
+    /// The next whole line from the contestant, or why there is none.
+    fn receive(&mut self) -> Received;
+    /// Sends one reply line (newline included).
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()>;
+}
+
+/// A [`Transport`] with the game's deadline and exit watch.
+struct Timed<'a, 'w, F: AsFd> {
+    channel: &'a mut Transport<F>,
+    deadline: Instant,
+    exit_watch: Option<BorrowedFd<'w>>,
+}
+
+impl<F: AsFd> Link for Timed<'_, '_, F> {
+    fn receive(&mut self) -> Received {
+        self.channel.receive(Some(self.deadline), self.exit_watch)
+    }
+
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.channel.send(line)
+    }
+}
+
 /// Serves one game over `channel` until it ends.
 ///
 /// `exit_watch` is a pidfd (or any fd that becomes readable when the
@@ -37,8 +64,20 @@ pub fn serve<F: AsFd>(
     deadline: Instant,
     exit_watch: Option<BorrowedFd<'_>>,
 ) -> Ending {
+    let mut link = Timed {
+        channel,
+        deadline,
+        exit_watch,
+    };
+    serve_link(&mut link, game)
+}
+
+/// Serves one game over any [`Link`] until it ends: each line decoded as a
+/// request, applied to `game` (the one rule checker), and answered; the
+/// decisive reply (the total, or the broken rule) is sent before returning.
+pub fn serve_link(link: &mut impl Link, game: &mut Game) -> Ending {
     loop {
-        let line = match channel.receive(Some(deadline), exit_watch) {
+        let line = match link.receive() {
             Received::Line(line) => line,
             Received::Breach(breach) => return Ending::Protocol(breach.to_string()),
             Received::Closed => return Ending::Closed,
@@ -58,7 +97,7 @@ pub fn serve<F: AsFd>(
                 Some(Ending::Violation(error)),
             ),
         };
-        let sent = channel.send(reply.encode().as_bytes());
+        let sent = link.send(reply.encode().as_bytes());
         match (ending, sent) {
             // After the decisive reply, a failed send changes nothing.
             (Some(ending), _) => return ending,

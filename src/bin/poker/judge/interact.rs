@@ -7,24 +7,15 @@
 use anyhow::Context;
 use poker::contest::{ContestDeck, Game};
 use poker::evaluator::decks;
-use poker::evaluator::manager::{Ending, serve};
+use poker::evaluator::manager::serve;
 use poker::evaluator::process::SigpipeIgnored;
+use poker::judge::{ACCEPT, PATIENCE, REJECT, Verdict, validate_input, verdict};
 use poker::protocol::Transport;
 use std::io::Read;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-
-/// Kattis' "accepted" exit status for validators.
-pub const ACCEPT: u8 = 42;
-/// Kattis' "wrong answer" exit status for validators.
-pub const REJECT: u8 = 43;
-
-/// How long the interactor waits for the submission's next message. The
-/// judge enforces the real time limit (it kills the submission, which
-/// closes the channel); this only bounds a judge that does not.
-const PATIENCE: Duration = Duration::from_secs(600);
+use std::time::Instant;
 
 /// Play one game with a submission over standard input and output, as a
 /// judge's interactor (Kattis/problemtools, DOMjudge).
@@ -65,42 +56,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _sigpipe = SigpipeIgnored::new();
         serve(&mut channel, &mut game, Instant::now() + PATIENCE, None)
     };
-    let placed: u32 = game.board().heights().iter().map(|&h| u32::from(h)).sum();
-    let (verdict, message) = match ending {
-        Ending::Finished(total) => {
+    let (code, message) = match verdict(ending, &game) {
+        Verdict::Accepted { total, message } => {
             write_feedback(feedback, "score.txt", &format!("{total}\n"))?;
-            let message = format!(
-                "20 cards placed, total {total}; deck {}\n{}",
-                game.deck(),
-                game.board().report()
-            );
             (ACCEPT, message)
         }
-        Ending::Violation(error) => (REJECT, format!("{error}\n")),
-        Ending::Protocol(what) => (
-            REJECT,
-            format!(
-                "the submission sent {what} after {placed} placements \
-                 (did it print to standard output without the contest's client files?)\n"
-            ),
-        ),
-        Ending::Closed | Ending::Exited => (
-            REJECT,
-            format!("incomplete: the submission stopped after {placed} of 20 placements\n"),
-        ),
-        Ending::TimedOut => (
-            REJECT,
-            format!(
-                "no message from the submission for {} s after {placed} placements\n",
-                PATIENCE.as_secs()
-            ),
-        ),
-        Ending::Failed(what) => {
+        Verdict::Rejected(message) => (REJECT, message),
+        Verdict::JudgeError(what) => {
             anyhow::bail!("the channel failed on the interactor's side: {what}")
         }
     };
     write_feedback(feedback, "judgemessage.txt", &message)?;
-    Ok(ExitCode::from(verdict))
+    Ok(ExitCode::from(code))
 }
 
 fn write_feedback(dir: &Path, name: &str, text: &str) -> anyhow::Result<()> {
@@ -130,71 +97,18 @@ fn read_one_deck(path: &Path) -> anyhow::Result<ContestDeck> {
 #[derive(clap::Args)]
 pub struct ValidateArgs {}
 
-/// The largest input read; a deck line is 72 bytes.
-const MAX_INPUT: u64 = 4096;
-
 /// Runs `poker validate-deck`.
 pub fn validate(_args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let mut bytes = Vec::new();
     std::io::stdin()
-        .take(MAX_INPUT + 1)
+        .take(poker::judge::MAX_INPUT + 1)
         .read_to_end(&mut bytes)
         .context("cannot read standard input")?;
-    Ok(match check_deck_input(&bytes) {
-        Ok(()) => ExitCode::from(ACCEPT),
+    Ok(match validate_input(&bytes) {
+        Ok(_) => ExitCode::from(ACCEPT),
         Err(reason) => {
             eprintln!("invalid test input: {reason}");
             ExitCode::from(REJECT)
         }
     })
-}
-
-/// Why `bytes` are not exactly one canonical deck line.
-pub fn check_deck_input(bytes: &[u8]) -> Result<(), String> {
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(format!("longer than {MAX_INPUT} bytes"));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
-    let line = text
-        .strip_suffix('\n')
-        .ok_or("the input does not end with a newline")?;
-    if line.contains('\n') {
-        return Err("more than one line".into());
-    }
-    let deck = ContestDeck::parse(line).map_err(|e| e.to_string())?;
-    if deck.to_string() != line {
-        return Err(format!(
-            "not in the exact format: expected {:?}",
-            deck.to_string()
-        ));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_canonical_line_is_valid() {
-        let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
-        assert_eq!(check_deck_input(format!("{line}\n").as_bytes()), Ok(()));
-        for bad in [
-            line.to_string(),
-            format!("{line}\n\n"),
-            format!("{line} \n"),
-            format!(" {line}\n"),
-            format!("{}\n", line.to_lowercase()),
-            format!("{}\n", line.replace("AC", "AS")),
-            format!("{}\n", line.replace(" AC", "")),
-            format!("{}\n", line.replace(' ', "  ")),
-            format!("{line}\r\n"),
-            "\n".to_string(),
-            String::new(),
-        ] {
-            assert!(check_deck_input(bad.as_bytes()).is_err(), "{bad:?}");
-        }
-        assert!(check_deck_input(b"\xff\n").is_err());
-        assert!(check_deck_input(&[b'9'; 5000]).is_err());
-    }
 }

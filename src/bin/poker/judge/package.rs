@@ -203,7 +203,12 @@ fn put(dir: &Path, path: &str, text: &str, executable: bool) -> anyhow::Result<(
 /// A test: the deck as the input, its hindsight optimum as the (unused)
 /// answer, for the jury's information.
 fn write_test(dir: &Path, stem: &str, deck: &ContestDeck) -> anyhow::Result<()> {
-    put(dir, &format!("{stem}.in"), &format!("{deck}\n"), false)?;
+    put(
+        dir,
+        &format!("{stem}.in"),
+        &poker::judge::test_input(deck),
+        false,
+    )?;
     put(
         dir,
         &format!("{stem}.ans"),
