@@ -299,7 +299,12 @@ pub fn freecell_board(data: &[u8]) {
             found.contains(&deal.number()),
             "deal {number} not found: {found:?}"
         );
-        // The fast search (inverting the generator) agrees with the scan.
+        // The fast search (inverting the generator) agrees with the scan:
+        // for one board in 16 (it searches the whole range, milliseconds a
+        // board, which would hold the fuzzer to a few inputs a second).
+        if number % 16 != 0 {
+            return;
+        }
         let fast = freecell::find_deals(&board);
         assert!(fast.contains(&deal.number()), "{fast:?}");
         let in_window: Vec<DealNumber> = fast
@@ -343,23 +348,27 @@ fn freecell_prefix(deal: &Deal, count: usize, style: u8) {
     }
     let parsed = freecell::parse_partial_board(&text).unwrap_or_else(|e| panic!("{e}: {text:?}"));
     assert_eq!(parsed, prefix, "{text:?}");
+    let number = deal.number();
+    let n = number.get();
+    let low = DealNumber::new(n.saturating_sub(300).max(1) as i64).unwrap();
+    let high = DealNumber::new((n + 300).min(freecell::MAX_DEAL) as i64).unwrap();
+    let scanned = freecell::scan_prefix_between(prefix, low, high);
+    assert!(scanned.contains(&number));
+    // The whole range, for one prefix in 16 (as for full boards).
+    if n % 16 != 0 {
+        return;
+    }
     let matches = freecell::find_prefix(&parsed, PREFIX_LISTED).unwrap();
     let listed = &matches.deals;
     assert!(matches.total >= 1);
     assert_eq!(listed.len() as u64, matches.total.min(PREFIX_LISTED as u64));
     assert!(listed.windows(2).all(|w| w[0] < w[1]), "{listed:?}");
     let complete = matches.total <= PREFIX_LISTED as u64;
-    let number = deal.number();
     if complete {
         assert!(listed.contains(&number), "{number:?} not in {listed:?}");
     } else {
         assert!(listed.contains(&number) || Some(&number) > listed.last());
     }
-    let n = number.get();
-    let low = DealNumber::new(n.saturating_sub(300).max(1) as i64).unwrap();
-    let high = DealNumber::new((n + 300).min(freecell::MAX_DEAL) as i64).unwrap();
-    let scanned = freecell::scan_prefix_between(prefix, low, high);
-    assert!(scanned.contains(&number));
     // Up to where the list is known complete, the two agree.
     let end = if complete {
         high
