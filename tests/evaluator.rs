@@ -771,3 +771,48 @@ fn sandboxed_compilation_works_with_a_private_temporary_folder() {
     assert_eq!(game["status"], "ok", "{json}");
     assert_eq!(game["score"], 11);
 }
+
+#[test]
+fn a_prebuilt_program_finds_its_library_in_the_sandbox_through_either_cargo_path() {
+    // Cargo hard-links one libpoker.so build into target/<profile> and its
+    // deps/ folder. A program built against one copy, evaluated with the
+    // library folder set to the other, must still find its library inside
+    // the sandbox (which shows it only the files bound).
+    let layout = common::scratch("two_copies");
+    let _ = std::fs::remove_dir_all(&layout);
+    std::fs::create_dir_all(layout.join("deps")).unwrap();
+    let built = common::lib_dir().join("libpoker.so");
+    std::fs::hard_link(&built, layout.join("libpoker.so")).unwrap();
+    std::fs::hard_link(&built, layout.join("deps/libpoker.so")).unwrap();
+    let exe = layout.join("roundrobin");
+    let cc = Command::new("cc")
+        .arg("-o")
+        .arg(&exe)
+        .arg(common::root().join("c_examples/roundrobin.c"))
+        .arg(format!("-I{}", common::root().join("include").display()))
+        .arg(format!("-L{}", layout.display()))
+        .arg("-lpoker")
+        .arg("-Wl,--disable-new-dtags")
+        .arg(format!("-Wl,-rpath,{}", layout.display()))
+        .status()
+        .unwrap();
+    assert!(cc.success());
+    let deck = one_deck_file();
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--json", "--sandbox", "on", "--decks"])
+        .arg(&deck)
+        .arg("--lib-dir")
+        .arg(layout.join("deps"))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let test = &json["contestants"][0]["tests"][0];
+    assert_eq!(test["status"], "ok", "{test}");
+    assert_eq!(test["score"], 11);
+}

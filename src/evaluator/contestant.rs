@@ -15,7 +15,7 @@ use super::process::{self, Supervisor};
 use crate::sandbox::{Ending, private_dir_in, reachable_by_others};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -456,11 +456,31 @@ impl Toolchain {
             ));
         }
         let program = fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut files = vec![program.clone(), self.libpoker()];
+        files.extend(self.libpoker_aliases());
         Ok(Program {
-            files: vec![program.clone(), self.libpoker()],
+            files,
             path: program,
             ..Program::default()
         })
+    }
+
+    /// Other paths of the very same `libpoker.so` file next to the library
+    /// folder: cargo hard-links one build into `target/<profile>` and
+    /// `target/<profile>/deps`, and a program built against either must find
+    /// it there, also inside the sandbox, which shows it only the files
+    /// bound.
+    fn libpoker_aliases(&self) -> Vec<PathBuf> {
+        let chosen = self.libpoker();
+        let Ok(id) = fs::metadata(&chosen).map(|m| (m.dev(), m.ino())) else {
+            return Vec::new();
+        };
+        [self.lib_dir.join("deps"), self.lib_dir.join("..")]
+            .into_iter()
+            .filter_map(|dir| fs::canonicalize(dir.join("libpoker.so")).ok())
+            .filter(|path| *path != chosen)
+            .filter(|path| fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == id))
+            .collect()
     }
 }
 
