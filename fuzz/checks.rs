@@ -302,7 +302,7 @@ pub fn freecell_board(data: &[u8]) {
         // The fast search (inverting the generator) agrees with the scan:
         // for one board in 16 (it searches the whole range, milliseconds a
         // board, which would hold the fuzzer to a few inputs a second).
-        if number % 16 != 0 {
+        if !number.is_multiple_of(16) {
             return;
         }
         let fast = freecell::find_deals(&board);
@@ -355,7 +355,7 @@ fn freecell_prefix(deal: &Deal, count: usize, style: u8) {
     let scanned = freecell::scan_prefix_between(prefix, low, high);
     assert!(scanned.contains(&number));
     // The whole range, for one prefix in 16 (as for full boards).
-    if n % 16 != 0 {
+    if !n.is_multiple_of(16) {
         return;
     }
     let matches = freecell::find_prefix(&parsed, PREFIX_LISTED).unwrap();
