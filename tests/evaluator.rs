@@ -784,19 +784,12 @@ fn a_prebuilt_program_finds_its_library_in_the_sandbox_through_either_cargo_path
     let built = common::lib_dir().join("libpoker.so");
     std::fs::hard_link(&built, layout.join("libpoker.so")).unwrap();
     std::fs::hard_link(&built, layout.join("deps/libpoker.so")).unwrap();
-    let exe = layout.join("roundrobin");
-    let cc = Command::new("cc")
-        .arg("-o")
-        .arg(&exe)
-        .arg(common::root().join("c_examples/roundrobin.c"))
-        .arg(format!("-I{}", common::root().join("include").display()))
-        .arg(format!("-L{}", layout.display()))
-        .arg("-lpoker")
-        .arg("-Wl,--disable-new-dtags")
-        .arg(format!("-Wl,-rpath,{}", layout.display()))
-        .status()
-        .unwrap();
-    assert!(cc.success());
+    let exe = common::compile_c_file_against(
+        "roundrobin_two_copies",
+        &common::root().join("c_examples/roundrobin.c"),
+        &["-std=c99"],
+        &layout,
+    );
     let deck = one_deck_file();
     let output = Command::new(env!("CARGO_BIN_EXE_poker"))
         .args(["eval", "--json", "--sandbox", "on", "--decks"])

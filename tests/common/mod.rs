@@ -44,8 +44,13 @@ pub fn compile_c(name: &str, source: &str) -> PathBuf {
 
 /// Compiles the C file `src` with extra `flags` into an executable `name`.
 pub fn compile_c_file(name: &str, src: &Path, flags: &[&str]) -> PathBuf {
+    compile_c_file_against(name, src, flags, &lib_dir())
+}
+
+/// As [`compile_c_file`], linked (with an rpath) against the libpoker.so in
+/// `lib`.
+pub fn compile_c_file_against(name: &str, src: &Path, flags: &[&str], lib: &Path) -> PathBuf {
     let exe = scratch("c").join(name);
-    let lib = lib_dir();
     let output = Command::new("cc")
         .args(flags)
         .args(["-Wall", "-Wextra", "-pedantic", "-Werror", "-o"])
