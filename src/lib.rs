@@ -24,6 +24,7 @@ pub mod freecell;
 pub mod hand;
 pub mod judge;
 pub mod optimum;
+mod plain_path;
 pub mod protocol;
 pub mod sandbox;
 pub mod shuffle;

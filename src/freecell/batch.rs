@@ -66,10 +66,7 @@ fn remainder(x: u32, k: usize) -> u32 {
 /// process.
 pub fn vector_path_enabled() -> bool {
     static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ENABLED.get_or_init(|| {
-        let plain = std::env::var_os("POKER_PLAIN").is_some_and(|v| !v.is_empty() && v != "0");
-        !plain && avx2_present()
-    })
+    *ENABLED.get_or_init(|| !crate::plain_path::forced() && avx2_present())
 }
 
 /// Deals `first`, `first + 1`, ... into `out`, one deal per element, the

@@ -123,8 +123,7 @@ fn at(g: usize, d: usize, i: usize) -> usize {
 
 impl Lanes {
     /// Deals `deal` in lane `g`: A's runs and B's from the payment cards'
-    /// places.
-    /// `paid[d]` has bit `i` set if card `i` of deck `d` is a payment card.
+    /// places (`paid[d]` has bit `i` set if card `i` of deck `d` is one).
     fn load(&mut self, g: usize, deal: &Deal, paid: [u32; 2]) {
         for (d, hand) in deal.penalties().chunks_exact(HAND_CARDS).enumerate() {
             let mut paid = paid[d];
@@ -319,14 +318,12 @@ impl Engine for VectorSimulator {
 /// True if the vector path may run: AVX2 present, and `POKER_PLAIN` unset
 /// (or empty, or 0).
 fn vector_path() -> bool {
-    let plain = std::env::var_os("POKER_PLAIN").is_some_and(|v| !v.is_empty() && v != "0");
     #[cfg(target_arch = "x86_64")]
     {
-        !plain && std::arch::is_x86_feature_detected!("avx2")
+        !crate::plain_path::forced() && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = plain;
         false
     }
 }
