@@ -16,6 +16,15 @@ use poker::optimum::deck_optimum;
 use poker::protocol::{Breach, LineAssembler, MAX_LINE, Reply, Request};
 use std::ffi::{CString, c_char, c_int};
 
+/// The codes `poker_game_new_text` may give for a text that is not a
+/// deck.
+const DECK_TEXT_ERRORS: [c_int; 4] = [
+    POKER_ERR_TOKEN,
+    POKER_ERR_NOT_IN_DECK,
+    POKER_ERR_DUPLICATE,
+    POKER_ERR_COUNT,
+];
+
 /// Cards written back as tokens, tens as `T` or as `10`, with `sep` between.
 fn tokens(cards: &[Card], ten: bool, sep: &str) -> String {
     cards
@@ -84,16 +93,7 @@ pub fn cards(data: &[u8]) {
                 let game = unsafe { poker_game_new_text(c_text.as_ptr()) };
                 assert!(game.is_null());
                 let code = poker_last_error_code();
-                assert!(
-                    [
-                        POKER_ERR_TOKEN,
-                        POKER_ERR_NOT_IN_DECK,
-                        POKER_ERR_DUPLICATE,
-                        POKER_ERR_COUNT
-                    ]
-                    .contains(&code),
-                    "code {code}"
-                );
+                assert!(DECK_TEXT_ERRORS.contains(&code), "code {code}");
             }
         }
     }
@@ -527,16 +527,7 @@ pub fn game_api(data: &[u8]) {
                 _ => {
                     assert!(game.is_null());
                     let code = poker_last_error_code();
-                    assert!(
-                        [
-                            POKER_ERR_TOKEN,
-                            POKER_ERR_NOT_IN_DECK,
-                            POKER_ERR_DUPLICATE,
-                            POKER_ERR_COUNT
-                        ]
-                        .contains(&code),
-                        "{code}"
-                    );
+                    assert!(DECK_TEXT_ERRORS.contains(&code), "{code}");
                     return;
                 }
             }

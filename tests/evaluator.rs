@@ -11,11 +11,16 @@ use std::time::Instant;
 
 /// Runs `poker eval --json` with `args`, returns the parsed JSON.
 fn eval(args: &[&str]) -> Value {
+    eval_with_lib(&common::lib_dir(), args)
+}
+
+/// [`eval`] with the library folder `lib`.
+fn eval_with_lib(lib: &std::path::Path, args: &[&str]) -> Value {
     let output = Command::new(env!("CARGO_BIN_EXE_poker"))
         .arg("eval")
         .arg("--json")
         .arg("--lib-dir")
-        .arg(common::lib_dir())
+        .arg(lib)
         .args(args)
         .output()
         .expect("run poker eval");
@@ -791,20 +796,16 @@ fn a_prebuilt_program_finds_its_library_in_the_sandbox_through_either_cargo_path
         &layout,
     );
     let deck = one_deck_file();
-    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
-        .args(["eval", "--json", "--sandbox", "on", "--decks"])
-        .arg(&deck)
-        .arg("--lib-dir")
-        .arg(layout.join("deps"))
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let json = eval_with_lib(
+        &layout.join("deps"),
+        &[
+            "--sandbox",
+            "on",
+            "--decks",
+            deck.to_str().unwrap(),
+            exe.to_str().unwrap(),
+        ],
     );
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     let test = &json["contestants"][0]["tests"][0];
     assert_eq!(test["status"], "ok", "{test}");
     assert_eq!(test["score"], 11);
