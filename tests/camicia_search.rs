@@ -5,7 +5,7 @@
 
 mod camicia_records;
 
-use poker::camicia::search::{BATCH, BLOCK, Engine, Game, Report, Search, Work};
+use poker::camicia::search::{BATCH, BLOCK, Engine, Game, Report, Search, Work, outcome_hash};
 use poker::camicia::{Card, Deal, Outcome, Simulator, Status, reference};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -138,6 +138,22 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
         .filter(|g| g.outcome.status == Status::Loop)
         .copied()
         .collect();
+    // The checksum sums every deal's hash; the histogram counts finished
+    // games in bins of 10 cards.
+    let checksum = games.iter().fold(0u64, |sum, g| {
+        sum.wrapping_add(outcome_hash(g.index, &g.outcome))
+    });
+    let mut lengths = Vec::new();
+    for g in games
+        .iter()
+        .filter(|g| g.outcome.status == Status::Finished)
+    {
+        let bin = (g.outcome.cards / 10) as usize;
+        if lengths.len() <= bin {
+            lengths.resize(bin + 1, 0u64);
+        }
+        lengths[bin] += 1;
+    }
     games.retain(|g| g.outcome.status == Status::Finished);
     games.sort_by_key(|g| {
         (
@@ -152,6 +168,8 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
         best: games,
         loops,
         top,
+        lengths,
+        checksum,
     };
     let search = Search {
         work: Work::Range { start, end },

@@ -40,8 +40,10 @@
 //! - [`reference`](mod@reference): the card-by-card reference simulator and `--trace` table.
 //! - [`index`]: the 52-card deal numbering (rank and unrank).
 //! - [`search`]: scanning index ranges and random deals for long games.
+//! - [`cycle`]: a loop's cycle in canonical form, with an id.
 
 mod card;
+pub mod cycle;
 mod fast;
 pub mod index;
 pub mod reference;

@@ -37,20 +37,53 @@ pub struct Trace {
 
 /// Plays the game and returns its outcome (see [`super`] for the rules).
 pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
-    play(a, b, false).outcome
+    play(a, b, false).0.outcome
 }
 
 /// Plays the game and keeps one [`TraceRow`] per round start and per card.
 pub fn trace(a: &[Card], b: &[Card]) -> Trace {
-    play(a, b, true)
+    play(a, b, true).0
 }
 
-fn key(decks: &[VecDeque<Card>; 2], turn: Player) -> (Vec<u8>, Vec<u8>, Player) {
+/// A round-start state as the loop rule compares them: both decks'
+/// penalties (0 for every number card, 1..=4 for J, Q, K, A), top first,
+/// and who leads the round.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RoundStart {
+    /// A's penalties, top first.
+    pub a: Vec<u8>,
+    /// B's penalties, top first.
+    pub b: Vec<u8>,
+    /// Who plays the round's first card.
+    pub lead: Player,
+}
+
+/// The repeating part of a game that loops: the round starts from the
+/// first one that comes back up to the one before it comes back, in
+/// playing order, and the cards played over them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repeat {
+    /// One round start per round of the cycle (as many as its tricks).
+    pub rounds: Vec<RoundStart>,
+    /// Cards played over one turn of the cycle.
+    pub cards: u64,
+}
+
+/// Plays the game; for a loop, returns its cycle of round starts.
+pub fn repeat(a: &[Card], b: &[Card]) -> Option<Repeat> {
+    play(a, b, false).1
+}
+
+fn key(decks: &[VecDeque<Card>; 2], turn: Player) -> RoundStart {
     let pens = |d: &VecDeque<Card>| d.iter().map(|c| c.penalty()).collect();
-    (pens(&decks[0]), pens(&decks[1]), turn)
+    RoundStart {
+        a: pens(&decks[0]),
+        b: pens(&decks[1]),
+        lead: turn,
+    }
 }
 
-fn play(a: &[Card], b: &[Card], keep: bool) -> Trace {
+fn play(a: &[Card], b: &[Card], keep: bool) -> (Trace, Option<Repeat>) {
     let mut decks = [a.iter().copied().collect(), b.iter().copied().collect()];
     let mut rows = Vec::new();
     let mut round = 1u64;
@@ -71,23 +104,36 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> Trace {
     if a.is_empty() {
         // A cannot play the first card: B holds every card before anything
         // is played. There is no pile to collect, so no trick.
-        return Trace {
+        let trace = Trace {
             rows,
             outcome: Outcome::new(Status::Finished, 0, 0),
             repeat: None,
         };
+        return (trace, None);
     }
-    let mut seen: HashMap<_, u64> = HashMap::new();
+    // Each round start seen: its round and the cards played before it.
+    let mut seen: HashMap<RoundStart, (u64, u64)> = HashMap::new();
     let mut turn = Player::A;
     loop {
-        if let Some(&first) = seen.get(&key(&decks, turn)) {
-            return Trace {
+        if let Some(&(first, cards_then)) = seen.get(&key(&decks, turn)) {
+            let mut cycle: Vec<(u64, RoundStart)> = seen
+                .into_iter()
+                .filter(|(_, (r, _))| *r >= first)
+                .map(|(state, (r, _))| (r, state))
+                .collect();
+            cycle.sort_by_key(|(r, _)| *r);
+            let trace = Trace {
                 rows,
                 outcome: Outcome::new(Status::Loop, cards, tricks),
                 repeat: Some((round, first)),
             };
+            let repeat = Repeat {
+                rounds: cycle.into_iter().map(|(_, state)| state).collect(),
+                cards: cards - cards_then,
+            };
+            return (trace, Some(repeat));
         }
-        seen.insert(key(&decks, turn), round);
+        seen.insert(key(&decks, turn), (round, cards));
         let mut pile = Vec::new();
         let mut player = turn;
         // The payer and how many cards they still owe.
@@ -117,11 +163,12 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> Trace {
         round += 1;
         record(&mut rows, &decks, &[], None, round);
         if decks[winner.other().index()].is_empty() {
-            return Trace {
+            let trace = Trace {
                 rows,
                 outcome: Outcome::new(Status::Finished, cards, tricks),
                 repeat: None,
             };
+            return (trace, None);
         }
         turn = winner;
     }

@@ -10,9 +10,11 @@
 
 mod driver;
 mod engine;
+mod shard;
 
-pub use driver::{BLOCK, Search, SearchError, Work};
+pub use driver::{BLOCK, Partial, Search, SearchError, Work};
 pub use engine::Engine;
+pub use shard::{Shard, ShardError};
 
 use super::index::{DEAL_COUNT, Deal};
 use super::{Outcome, Status};
@@ -42,6 +44,38 @@ pub struct Report {
     pub loops: Vec<Game>,
     /// How many best games to keep.
     pub top: usize,
+    /// Finished games by length: `lengths[i]` games of
+    /// `LENGTH_BIN * i .. LENGTH_BIN * (i + 1)` cards (no trailing zeros).
+    pub lengths: Vec<u64>,
+    /// Order-independent checksum of every simulated deal's outcome: the
+    /// wrapping sum of [`outcome_hash`] over the deals, so reports of
+    /// disjoint parts add up to the report of the whole.
+    pub checksum: u64,
+}
+
+/// Width of a [`Report::lengths`] bin, in cards.
+pub const LENGTH_BIN: u64 = 10;
+
+/// SplitMix64's finaliser: a bijective mix of 64 bits.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The hash of one deal's outcome that [`Report::checksum`] sums: of the
+/// deal's `key` (its index in a range search; its draw number,
+/// `block * BLOCK + k`, in a random search), status, cards and tricks.
+/// Chained SplitMix64 finalisers over the four words: any change of one
+/// outcome changes the sum.
+pub fn outcome_hash(key: u128, outcome: &Outcome) -> u64 {
+    let status = u64::from(outcome.status == Status::Loop);
+    let mut h = mix(key as u64 ^ 0x6a09_e667_f3bc_c908);
+    h = mix(h ^ (key >> 64) as u64);
+    h = mix(h ^ outcome.cards);
+    mix(h ^ (outcome.tricks << 1 | status))
 }
 
 fn better(x: &Game, y: &Game) -> bool {
@@ -65,10 +99,12 @@ impl Report {
         }
     }
 
-    /// Counts one deal and keeps it if it loops or ranks among the best.
-    /// `index` is only called for deals that are kept.
-    pub fn add(&mut self, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
+    /// Counts one deal (its `key` as in [`outcome_hash`]) and keeps it if
+    /// it loops or ranks among the best. `index` is only called for deals
+    /// that are kept.
+    pub fn add(&mut self, key: u128, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
         self.deals += 1;
+        self.checksum = self.checksum.wrapping_add(outcome_hash(key, &outcome));
         if outcome.status == Status::Loop {
             self.loops.push(Game {
                 index: index(),
@@ -77,6 +113,11 @@ impl Report {
             });
             return;
         }
+        let bin = (outcome.cards / LENGTH_BIN) as usize;
+        if bin >= self.lengths.len() {
+            self.lengths.resize(bin + 1, 0);
+        }
+        self.lengths[bin] += 1;
         if self.top == 0 {
             return;
         }
@@ -104,6 +145,13 @@ impl Report {
     /// Adds another report's deals, best games and loops to this one.
     pub fn merge(&mut self, other: Report) {
         self.deals += other.deals;
+        self.checksum = self.checksum.wrapping_add(other.checksum);
+        if other.lengths.len() > self.lengths.len() {
+            self.lengths.resize(other.lengths.len(), 0);
+        }
+        for (mine, theirs) in self.lengths.iter_mut().zip(&other.lengths) {
+            *mine += theirs;
+        }
         for game in other.best {
             self.insert(game);
         }
@@ -118,20 +166,22 @@ impl Report {
 /// batch's last games finish, so batches are long.
 pub const BATCH: usize = BLOCK as usize;
 
-/// Runs `engine` over `deals` and adds each to `report`; `index(k, deal)` is
-/// the index of `deals[k]`, asked only for deals the report keeps.
+/// Runs `engine` over `deals` and adds each to `report`; `key(k)` is the
+/// checksum key of `deals[k]` and `index(k, deal)` its index, asked only
+/// for deals the report keeps.
 fn run_batch<E: Engine + ?Sized>(
     engine: &mut E,
     deals: &[Deal],
     outcomes: &mut Vec<Outcome>,
     report: &mut Report,
+    key: impl Fn(usize) -> u128,
     index: impl Fn(usize, &Deal) -> u128,
 ) {
     outcomes.clear();
     outcomes.resize(deals.len(), Outcome::new(Status::Finished, 0, 0));
     engine.run_batch(deals, outcomes);
     for (k, (deal, &outcome)) in deals.iter().zip(outcomes.iter()).enumerate() {
-        report.add(deal, outcome, || index(k, deal));
+        report.add(key(k), deal, outcome, || index(k, deal));
     }
 }
 
@@ -158,9 +208,14 @@ pub fn scan_range<E: Engine + ?Sized>(
             // At the last deal this is a no-op.
             deal.advance();
         }
-        run_batch(engine, &deals, &mut outcomes, &mut report, |k, _| {
-            first + k as u128
-        });
+        run_batch(
+            engine,
+            &deals,
+            &mut outcomes,
+            &mut report,
+            |k| first + k as u128,
+            |k, _| first + k as u128,
+        );
         first += n as u128;
     }
     report
@@ -212,13 +267,20 @@ pub fn scan_random<E: Engine + ?Sized>(
     let mut report = Report::new(top);
     let (mut deals, mut outcomes) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
     let mut remaining = count;
+    let mut drawn = u128::from(block) * u128::from(BLOCK);
     while remaining > 0 {
         let n = remaining.min(BATCH as u64) as usize;
         deals.clear();
         deals.extend((0..n).map(|_| random_deal(&mut rng)));
-        run_batch(engine, &deals, &mut outcomes, &mut report, |_, deal| {
-            deal.rank()
-        });
+        run_batch(
+            engine,
+            &deals,
+            &mut outcomes,
+            &mut report,
+            |k| drawn + k as u128,
+            |_, deal| deal.rank(),
+        );
+        drawn += n as u128;
         remaining -= n as u64;
     }
     report

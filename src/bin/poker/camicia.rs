@@ -1,14 +1,20 @@
 //! `poker camicia`: simulate a Camicia (Beggar-My-Neighbour) game, search
 //! many deals for long ones, and convert between deals and their indices.
 
+mod checkpoint;
+pub(crate) mod merge;
+mod status;
+mod unit;
+
 use anyhow::{Context, bail};
-use poker::camicia::search::{Game, Search, Work};
+use poker::camicia::search::{Game, Partial, Search, Shard, Work};
 use poker::camicia::{
     self, Card, DEAL_COUNT, Deal, Player, VectorSimulator, notation, parse_deck, penalties,
     reference,
 };
 use serde_json::json;
 use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -23,6 +29,9 @@ Examples:
   poker camicia --trace 'J 2 3' '4 J 5'
   poker camicia search --count 10000000 --top 5
   poker camicia search --range 447247122283566119000..447247122283566120000 --json
+  poker camicia search --range 0..100000000 --shard 3/10 --output unit-3.json --checkpoint unit-3.checkpoint
+  poker camicia merge unit-*.json --range 0..100000000 --html hunt.html
+  poker camicia status units/
   poker camicia index ---AJ--Q---------QAKQJJ-QK -----A----KJ-K--------A---
   poker camicia deal 447247122283566119055";
 
@@ -49,6 +58,12 @@ enum Command {
     Index(IndexArgs),
     /// Print the 52-card deal with this index, as `A B` in - notation.
     Deal(DealArgs),
+    /// Combine work units' result files after checking them: every index of
+    /// the range covered once, every best game and loop re-simulated.
+    Merge(merge::Args),
+    /// Show a distributed search's progress from a folder of result files
+    /// and checkpoints: done, rate, time left, best game so far.
+    Status(status::Args),
 }
 
 #[derive(clap::Args)]
@@ -100,6 +115,31 @@ struct SearchArgs {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Take slice I (0-based) of N disjoint slices of --range: indices
+    /// START + floor(I*len/N) up to START + floor((I+1)*len/N), len = END - START
+    /// (a job array passes its task index as I).
+    #[arg(long, value_name = "I/N", requires = "range")]
+    shard: Option<Shard>,
+    /// Write the unit's result file (JSON) to FILE when it is done: the
+    /// indices covered, counts, length histogram, checksum, best games and
+    /// loops with their cycles. If FILE already holds this unit's result,
+    /// nothing is simulated again.
+    #[arg(long, value_name = "FILE", requires = "range")]
+    output: Option<PathBuf>,
+    /// Save progress to FILE (atomically) and resume from it when started
+    /// again with the same arguments; SIGTERM or SIGINT saves it and stops
+    /// (exit status 143 or 130). Removed when the unit is done.
+    #[arg(long, value_name = "FILE", requires = "range")]
+    checkpoint: Option<PathBuf>,
+    /// Save the checkpoint at least this often (seconds; 0: after every
+    /// batch of blocks).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 60.0,
+        requires = "checkpoint"
+    )]
+    checkpoint_every: f64,
 }
 
 #[derive(clap::Args)]
@@ -128,6 +168,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("{}", deal.rank());
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Merge(m)) => merge::run(m),
+        Some(Command::Status(s)) => status::run(s),
         Some(Command::Deal(d)) => {
             let Some(deal) = Deal::unrank(d.index) else {
                 bail!("deal indices go up to {}", DEAL_COUNT - 1);
@@ -237,16 +279,6 @@ fn parse_range(text: &str) -> anyhow::Result<(u128, u128)> {
     Ok((start, end))
 }
 
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
 fn game_json(kind: &str, game: &Game) -> serde_json::Value {
     json!({
         "kind": kind,
@@ -270,44 +302,90 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let work = match &args.range {
         Some(r) => {
             let (start, end) = parse_range(r)?;
-            Work::Range { start, end }
+            match args.shard {
+                Some(shard) => {
+                    let (start, end) = shard.slice(start, end);
+                    Work::Range { start, end }
+                }
+                None => Work::Range { start, end },
+            }
         }
         None => Work::Random {
             seed: args.seed,
             count: args.count,
         },
     };
+    let unit = match work {
+        Work::Range { start, end } if args.output.is_some() || args.checkpoint.is_some() => {
+            Some(unit_of(&args, start, end)?)
+        }
+        _ => None,
+    };
     let threads = match args.jobs {
         Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --jobs at least 1"),
         None => std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
     };
+    if let Some(done) = unit.as_ref().and_then(|u| u.finished(args.top)) {
+        eprintln!(
+            "poker: {} already holds the result of {}..{}; nothing to do",
+            args.output
+                .as_deref()
+                .unwrap_or(std::path::Path::new(""))
+                .display(),
+            done.start,
+            done.end
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let bar = crate::progress::bar(
         u64::try_from(work.deals()).unwrap_or(u64::MAX),
         "deals",
         args.quiet,
     );
-    let (wall, cpu) = (Instant::now(), cpu_seconds());
+    let (wall, cpu) = (Instant::now(), checkpoint::cpu_seconds());
     let search = Search {
         work,
         top: args.top,
         threads,
     };
-    let report = search.run(
-        VectorSimulator::new,
-        |deals| bar.inc(deals),
-        |game| {
-            bar.suspend(|| {
-                if args.json {
-                    println!("{}", game_json("loop", game));
-                } else {
-                    println!("loop  {}", game_line(game));
+    let on_loop = |game: &Game| {
+        bar.suspend(|| {
+            if args.json {
+                println!("{}", game_json("loop", game));
+            } else {
+                println!("loop  {}", game_line(game));
+            }
+        })
+    };
+    let report = match &unit {
+        None => search.run(VectorSimulator::new, |deals| bar.inc(deals), on_loop)?,
+        Some(unit) => {
+            let ending = unit.run(&search, |from: Partial, hook| {
+                bar.set_position(from.report.deals);
+                Ok(search.run_from(
+                    from,
+                    VectorSimulator::new,
+                    |deals| bar.inc(deals),
+                    on_loop,
+                    hook,
+                )?)
+            })?;
+            match ending {
+                checkpoint::Ending::Done(report) => report,
+                checkpoint::Ending::Stopped { signal, next } => {
+                    bar.finish_and_clear();
+                    eprintln!(
+                        "poker: stopped by signal {signal}; checkpoint saved at index {next} \
+                         (run the same command again to resume)"
+                    );
+                    return Ok(ExitCode::from(128 + signal as u8));
                 }
-            })
-        },
-    )?;
+            }
+        }
+    };
     bar.finish_and_clear();
     let seconds = wall.elapsed().as_secs_f64();
-    let cpu = cpu_seconds() - cpu;
+    let cpu = checkpoint::cpu_seconds() - cpu;
     let rate = report.deals as f64 / seconds;
     let cpu_rate = report.deals as f64 / cpu;
     let mode = match work {
@@ -327,6 +405,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
                 "loops": report.loops.len(), "threads": threads,
                 "seconds": seconds, "deals_per_second": rate,
                 "deals_per_cpu_second": cpu_rate,
+                "checksum": format!("{:016x}", report.checksum),
             })
         );
     } else {
@@ -342,4 +421,25 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The work unit `start..end` of a search with --output or --checkpoint.
+fn unit_of(args: &SearchArgs, start: u128, end: u128) -> anyhow::Result<checkpoint::Unit> {
+    let shard = match (args.shard, &args.range) {
+        (Some(shard), Some(r)) => {
+            let (from, to) = parse_range(r)?;
+            Some((shard, from, to))
+        }
+        _ => None,
+    };
+    if !(args.checkpoint_every >= 0.0 && args.checkpoint_every.is_finite()) {
+        bail!("--checkpoint-every is a number of seconds, 0 or more");
+    }
+    Ok(checkpoint::Unit {
+        range: (start, end),
+        shard,
+        checkpoint: args.checkpoint.clone(),
+        every: std::time::Duration::from_secs_f64(args.checkpoint_every),
+        output: args.output.clone(),
+    })
 }

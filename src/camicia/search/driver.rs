@@ -6,6 +6,7 @@ use crate::camicia::index::DEAL_COUNT;
 use rayon::prelude::*;
 use std::fmt;
 use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
 
 /// Deals per work block: a block is the unit handed to a worker thread
 /// (its engine sees it in batches of [`BATCH`](super::BATCH) deals).
@@ -117,7 +118,7 @@ impl Search {
         &self,
         new_engine: N,
         progress: P,
-        mut on_loop: L,
+        on_loop: L,
     ) -> Result<Report, SearchError>
     where
         E: Engine,
@@ -125,16 +126,51 @@ impl Search {
         P: Fn(u64) + Sync + Send,
         L: FnMut(&Game),
     {
+        let start = Partial {
+            blocks: 0,
+            report: Report::new(self.top),
+        };
+        let done = self.run_from(start, new_engine, progress, on_loop, |_| {
+            ControlFlow::Continue(())
+        })?;
+        Ok(done.report)
+    }
+
+    /// [`Search::run`] from a point reached before (a checkpoint), stopping
+    /// early if asked: simulates blocks `from.blocks ..` and merges them
+    /// into `from.report`. After each batch of blocks, `after_batch` sees
+    /// what is done so far (every block below [`Partial::blocks`], none
+    /// above): [`ControlFlow::Break`] stops there. The result is complete
+    /// when its `blocks` equals [`Work::blocks`]; a search resumed from
+    /// any [`Partial`] it handed out ends with the same report as one run
+    /// straight through.
+    ///
+    /// # Errors
+    /// As [`Search::run`].
+    pub fn run_from<E, N, P, L, C>(
+        &self,
+        from: Partial,
+        new_engine: N,
+        progress: P,
+        mut on_loop: L,
+        mut after_batch: C,
+    ) -> Result<Partial, SearchError>
+    where
+        E: Engine,
+        N: Fn() -> E + Sync + Send,
+        P: Fn(u64) + Sync + Send,
+        L: FnMut(&Game),
+        C: FnMut(&Partial) -> ControlFlow<()>,
+    {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads.get())
             .build()
             .map_err(SearchError)?;
         let blocks = self.work.blocks();
         let batch = (self.threads.get() as u64).saturating_mul(BLOCKS_PER_THREAD);
-        let mut report = Report::new(self.top);
-        let mut next = 0u64;
-        while next < blocks {
-            let end = next.saturating_add(batch).min(blocks);
+        let mut done = from;
+        while done.blocks < blocks {
+            let (next, end) = (done.blocks, done.blocks.saturating_add(batch).min(blocks));
             let reports: Vec<Report> = pool.install(|| {
                 (next..end)
                     .into_par_iter()
@@ -147,12 +183,25 @@ impl Search {
             });
             for r in reports {
                 r.loops.iter().for_each(&mut on_loop);
-                report.merge(r);
+                done.report.merge(r);
             }
-            next = end;
+            done.blocks = end;
+            if after_batch(&done).is_break() {
+                break;
+            }
         }
-        Ok(report)
+        Ok(done)
     }
+}
+
+/// How far a [`Search`] has come: blocks `0 .. blocks` of its work are
+/// simulated and merged into `report`, no others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// Blocks done (the first block not done).
+    pub blocks: u64,
+    /// What they found.
+    pub report: Report,
 }
 
 /// Why a search could not run: its worker threads did not start.

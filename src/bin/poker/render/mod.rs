@@ -5,9 +5,11 @@
 
 mod charts;
 mod eval;
+mod hunt;
 
 pub use charts::{BenchPage, bench_page, camicia_svg, freecell_svg};
 pub use eval::eval_page;
+pub use hunt::camicia_merge_page;
 
 use minijinja::Environment;
 use poker::cards::{Card, Rank, Suit};
