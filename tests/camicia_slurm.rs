@@ -24,7 +24,15 @@ const UNITS: u32 = 4;
 const VICTIM: u32 = 1;
 
 const TOOLS: [&str; 9] = [
-    "munged", "slurmctld", "slurmd", "sbatch", "scontrol", "scancel", "squeue", "sinfo", "bash",
+    "munged",
+    "slurmctld",
+    "slurmd",
+    "sbatch",
+    "scontrol",
+    "scancel",
+    "squeue",
+    "sinfo",
+    "bash",
 ];
 
 fn find(tool: &str) -> Option<PathBuf> {
@@ -97,7 +105,13 @@ impl Cluster {
 
     fn logs(&self) -> String {
         let mut text = String::new();
-        for name in ["munged.log", "slurmctld.log", "slurmd.log", "slurmctld.out", "slurmd.out"] {
+        for name in [
+            "munged.log",
+            "slurmctld.log",
+            "slurmd.log",
+            "slurmctld.out",
+            "slurmd.out",
+        ] {
             let log = std::fs::read_to_string(self.dir.join(name)).unwrap_or_default();
             let tail: Vec<&str> = log.lines().rev().take(15).collect();
             text += &format!("\n--- {name} (last lines)\n");
@@ -208,7 +222,8 @@ fn start(dir: &Path) -> Cluster {
             .arg(format!("--seed-file={}/munged.seed", munge_dir.display())),
     );
     assert!(
-        wait_for("munged's socket", Duration::from_secs(10), || socket.exists()),
+        wait_for("munged's socket", Duration::from_secs(10), || socket
+            .exists()),
         "munged did not start{}",
         cluster.logs()
     );
@@ -314,7 +329,11 @@ fn a_job_array_with_a_preempted_task_merges_to_the_single_process_result() {
     let stopped = wait_for("the task to stop", Duration::from_secs(30), || {
         state() != "RUNNING"
     });
-    assert!(stopped, "task {VICTIM} did not stop on TERM{}", cluster.logs());
+    assert!(
+        stopped,
+        "task {VICTIM} did not stop on TERM{}",
+        cluster.logs()
+    );
     let _ = scancel.kill();
     let _ = scancel.wait();
     // The batch script's trap requeues the task itself; if it did not
@@ -333,7 +352,10 @@ fn a_job_array_with_a_preempted_task_merges_to_the_single_process_result() {
     let log = std::fs::read_to_string(work.join(format!("camicia-{job}_{VICTIM}.out"))).unwrap();
     assert!(log.contains("caught TERM"), "{log}");
     assert!(log.contains("resuming from checkpoint"), "{log}");
-    assert!(!checkpoint.exists(), "the finished unit left its checkpoint");
+    assert!(
+        !checkpoint.exists(),
+        "the finished unit left its checkpoint"
+    );
     let files: Vec<PathBuf> = (0..UNITS).map(result).collect();
     let merged = merge(&files);
     eprintln!(
@@ -344,11 +366,17 @@ fn a_job_array_with_a_preempted_task_merges_to_the_single_process_result() {
     // One process over the whole range.
     let whole = work.join("whole.json");
     let out = Command::new(poker())
-        .args(["camicia", "search", "--quiet", "--range", &range, "--output"])
+        .args([
+            "camicia", "search", "--quiet", "--range", &range, "--output",
+        ])
         .arg(&whole)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let single = merge(&[whole]);
     for field in [
         "start",

@@ -504,3 +504,38 @@ fn text(m: &Merged) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(deals: &[u64]) -> Vec<CycleCount> {
+        deals
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| CycleCount {
+                id: format!("{i:016x}"),
+                mirror_id: String::new(),
+                tricks: 2,
+                cards: 6,
+                deals: n,
+                indices: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chao1_needs_singletons_and_doubletons() {
+        // 4 cycles seen, 2 once and 1 twice: 4 + 2^2 / (2 * 1) = 6.
+        let s = cycle_stats(&seen(&[1, 1, 2, 5]), 1000, 9);
+        assert_eq!((s.distinct, s.singletons, s.doubletons), (4, 2, 1));
+        assert_eq!(s.chao1, Some(6.0));
+        assert_eq!(s.loop_rate_upper_95, None);
+        // No doubleton: no estimate, only the count.
+        assert_eq!(cycle_stats(&seen(&[1, 3]), 1000, 4).chao1, None);
+        // No loop at all: the rule of three, 3 / deals.
+        let none = cycle_stats(&[], 3_000_000, 0);
+        assert_eq!((none.distinct, none.chao1), (0, None));
+        assert_eq!(none.loop_rate_upper_95, Some(1e-6));
+    }
+}
