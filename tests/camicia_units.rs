@@ -486,3 +486,26 @@ fn status_reports_progress_from_results_and_checkpoints() {
     assert_eq!(s["finished_units"], 3);
     assert_eq!(s["fraction"], 0.75);
 }
+
+#[test]
+fn the_docs_name_the_shipped_batch_script_and_its_signal_handling() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/camicia.md")).unwrap();
+    let script = std::fs::read_to_string(root.join("contrib/slurm/camicia-search.sbatch")).unwrap();
+    assert!(docs.contains("contrib/slurm/camicia-search.sbatch"));
+    for line in [
+        "#SBATCH --requeue",
+        "#SBATCH --signal=B:TERM@120",
+        "trap requeue TERM",
+        "scontrol requeue \"$SLURM_JOB_ID\"",
+        "--shard \"$task/$CAMICIA_UNITS\"",
+    ] {
+        assert!(script.contains(line), "the script lacks {line}");
+    }
+    // Every option the docs give the search exists.
+    let out = poker(&["camicia", "search", "--help"]);
+    let help = String::from_utf8(out.stdout).unwrap();
+    for flag in ["--shard", "--output", "--checkpoint", "--checkpoint-every"] {
+        assert!(docs.contains(flag) && help.contains(flag), "{flag}");
+    }
+}
