@@ -1,6 +1,6 @@
 //! Every C, Pascal and Python example in README.md and docs/bindings.md
-//! compiles and runs against the fresh library (Pascal ones only when fpc
-//! is installed; skipped ones are named on stderr).
+//! compiles and runs against the fresh library (without fpc or python3 the
+//! test fails, saying how to install it).
 
 mod common;
 use std::process::{Command, Output};
@@ -56,9 +56,7 @@ fn c_examples_in_the_docs_run() {
 
 #[test]
 fn pascal_examples_in_the_docs_run() {
-    if !common::have_fpc("the Pascal examples of the docs") {
-        return;
-    }
+    common::require_fpc("the Pascal examples of the docs");
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "pascal").iter().enumerate() {
@@ -79,14 +77,12 @@ fn pascal_examples_in_the_docs_run() {
 
 #[test]
 fn python_examples_in_the_docs_run() {
-    if !common::tool_or_skip(
+    common::require_tool(
         "python3",
         "--version",
         "the Python examples of the docs",
         "Debian package python3",
-    ) {
-        return;
-    }
+    );
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "python").iter().enumerate() {

@@ -80,9 +80,7 @@ fn the_bench_page_shows_both_histograms_and_means() {
     let max_deck = totals.iter().position(|&t| t == max).unwrap() as u64 + 1;
     assert_eq!(json["max_seed"], 5 + max_deck);
 
-    let Some(chromium) = browser::chromium("the bench page in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the bench page in a browser");
     let distinct = |v: &[u8]| {
         let mut v = v.to_vec();
         v.sort();
@@ -154,9 +152,7 @@ const SVG_SCRIPT: &str = r##"
 
 #[test]
 fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
-    let Some(chromium) = browser::chromium("the Camicia chart in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the Camicia chart in a browser");
     let dir = common::scratch("html_camicia");
     for (a, b, is_loop) in [
         ("J 2 3", "4 J 5", true),
@@ -188,9 +184,7 @@ fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
 
 #[test]
 fn the_freecell_drawing_shows_the_published_deal_in_colour() {
-    let Some(chromium) = browser::chromium("the FreeCell drawing in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the FreeCell drawing in a browser");
     let svg = common::scratch("html_freecell").join("deal1.svg");
     let out = poker(&["freecell", "1", "--svg", svg.to_str().unwrap()]);
     assert!(out.status.success(), "{}", common::stderr(&out));

@@ -88,37 +88,31 @@ fn plays_in_mode(mode: &str, integer_bytes: usize) {
 
 #[test]
 fn contest_text_contestant_plays_in_default_fpc_mode() {
-    if common::have_fpc("contest_text_contestant_plays_in_default_fpc_mode") {
-        plays_in_mode("fpc", 2);
-    }
+    common::require_fpc("contest_text_contestant_plays_in_default_fpc_mode");
+    plays_in_mode("fpc", 2);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_tp_mode() {
-    if common::have_fpc("contest_text_contestant_plays_in_tp_mode") {
-        plays_in_mode("tp", 2);
-    }
+    common::require_fpc("contest_text_contestant_plays_in_tp_mode");
+    plays_in_mode("tp", 2);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_objfpc_mode() {
-    if common::have_fpc("contest_text_contestant_plays_in_objfpc_mode") {
-        plays_in_mode("objfpc", 4);
-    }
+    common::require_fpc("contest_text_contestant_plays_in_objfpc_mode");
+    plays_in_mode("objfpc", 4);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_delphi_mode() {
-    if common::have_fpc("contest_text_contestant_plays_in_delphi_mode") {
-        plays_in_mode("delphi", 4);
-    }
+    common::require_fpc("contest_text_contestant_plays_in_delphi_mode");
+    plays_in_mode("delphi", 4);
 }
 
 #[test]
 fn a_broken_rule_stops_a_pascal_contestant_with_its_message() {
-    if !common::have_fpc("a_broken_rule_stops_a_pascal_contestant_with_its_message") {
-        return;
-    }
+    common::require_fpc("a_broken_rule_stops_a_pascal_contestant_with_its_message");
     // The contest text's example of an illegal order: 1, 2, 3, 1.
     let source = "program bad;
 uses Poker;
@@ -161,9 +155,7 @@ fn eval(contestants: &[PathBuf], env: &[(&str, &str)]) -> Value {
 
 #[test]
 fn poker_eval_scores_the_pascal_greedy_like_its_c_twin() {
-    if !common::have_fpc("poker_eval_scores_the_pascal_greedy_like_its_c_twin") {
-        return;
-    }
+    common::require_fpc("poker_eval_scores_the_pascal_greedy_like_its_c_twin");
     let root = common::root();
     let json = eval(
         &[

@@ -174,11 +174,26 @@ impl Toolchain {
             "bindings/pascal" => "share/libpoker/pascal",
             _ => "share/libpoker/python",
         };
+        // Inside the Python wheel's package, beside libpoker.so:
+        // include/poker.h, pascal/poker.pas, and the package itself, which is
+        // the module (its folder's parent goes on PYTHONPATH).
+        let in_wheel = match tree_dir {
+            "include" => "include",
+            "bindings/pascal" => "pascal",
+            _ => "..",
+        };
+        let file = match tree_dir {
+            "bindings/python" if self.lib_dir.join("__init__.py").is_file() => {
+                "libpoker/__init__.py"
+            }
+            _ => file,
+        };
         let lib = &self.lib_dir;
         [
             lib.join("../..").join(tree_dir),
             lib.join("../../..").join(tree_dir),
             lib.join("..").join(installed),
+            lib.join(in_wheel),
         ]
         .into_iter()
         .find(|dir| dir.join(file).is_file())
@@ -500,14 +515,18 @@ fn resolve(command: &std::ffi::OsStr) -> Option<PathBuf> {
 
 /// The folder with the freshest `libpoker.so` near the running executable:
 /// `<exe dir>`, `<exe dir>/deps` (cargo keeps the newest build there when
-/// testing) or `<exe dir>/../lib` (an installed `poker`), whichever holds
-/// the newest file.
+/// testing), `<exe dir>/../lib` (an installed `poker`) or the `libpoker`
+/// package of the Python wheel that installed this `poker` into
+/// `<prefix>/bin` (`<prefix>/lib/python3.X/site-packages/libpoker`),
+/// whichever holds the newest file.
 pub fn default_lib_dir() -> Option<PathBuf> {
     let exe_dir = std::env::current_exe().ok()?.parent()?.to_path_buf();
     let installed = exe_dir.parent().map(|prefix| prefix.join("lib"));
+    let wheel = installed.as_deref().map(wheel_packages).unwrap_or_default();
     [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
         .into_iter()
         .flatten()
+        .chain(wheel)
         .filter_map(|dir| {
             let modified = std::fs::metadata(dir.join("libpoker.so"))
                 .ok()?
@@ -517,4 +536,22 @@ pub fn default_lib_dir() -> Option<PathBuf> {
         })
         .max_by_key(|(modified, _)| *modified)
         .map(|(_, dir)| dir)
+}
+
+/// The `libpoker` package folders of the Python wheel under a prefix's
+/// `lib`: `python3.X/site-packages/libpoker` (a virtual environment, `pip
+/// install --user`) or `python3.X/dist-packages/libpoker` (Debian's system
+/// Python).
+fn wheel_packages(lib: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(lib) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+        .flat_map(|e| {
+            ["site-packages", "dist-packages"]
+                .map(|packages| e.path().join(packages).join("libpoker"))
+        })
+        .collect()
 }
