@@ -48,9 +48,9 @@ fn wheel() -> Option<PathBuf> {
 }
 
 /// `command` run with the environment of a user who activated `venv` and
-/// set nothing else: its bin first on PATH, no LIBPOKER, PYTHONPATH or
-/// POKER_* variables.
-fn in_venv(venv: &Path, command: &mut Command) -> Output {
+/// set nothing else (its bin first on PATH, no LIBPOKER, PYTHONPATH or
+/// POKER_* variables) but `env`.
+fn in_venv(venv: &Path, command: &mut Command, env: &[(&str, &str)]) -> Output {
     let path = format!(
         "{}:{}",
         venv.join("bin").display(),
@@ -66,6 +66,7 @@ fn in_venv(venv: &Path, command: &mut Command) -> Output {
         .env_remove("POKER_SEED")
         .env_remove("POKER_MANAGER_FD")
         .env_remove("LD_LIBRARY_PATH")
+        .envs(env.iter().copied())
         .output()
         .expect("run a command in the virtual environment")
 }
@@ -113,6 +114,7 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
             Command::new(&python)
                 .args(["-m", "pip", "install", "--quiet", "--no-index", "--no-deps"])
                 .arg(&wheel),
+            &[],
         ),
     );
 
@@ -128,6 +130,7 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
                  print(libpoker.library_path())\n\
                  print(libpoker.hand_score([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)]))",
             ]),
+            &[],
         ),
     );
     let mut lines = out.lines();
@@ -146,7 +149,8 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
         "greedy.py in practice mode",
         &in_venv(
             &venv,
-            Command::new(&python).arg(&script).env("POKER_DECK", DECK),
+            Command::new(&python).arg(&script),
+            &[("POKER_DECK", DECK)],
         ),
     );
     let from_tree = check(
@@ -166,7 +170,11 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
     // `poker` is on PATH from the venv's bin.
     let found = check(
         "command -v poker",
-        &in_venv(&venv, Command::new("sh").args(["-c", "command -v poker"])),
+        &in_venv(
+            &venv,
+            Command::new("sh").args(["-c", "command -v poker"]),
+            &[],
+        ),
     );
     assert_eq!(Path::new(found.trim()), venv.join("bin/poker"));
 
@@ -181,6 +189,7 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
             Command::new("poker")
                 .args(["eval", "--json", "--quiet", "--sandbox", "off"])
                 .args(contestants),
+            &[],
         ),
     ))
     .unwrap();
