@@ -253,3 +253,58 @@ fn no_internal_references_in_docs_header_or_messages() {
         }
     }
 }
+
+/// `line` with runs of spaces made one, and the measured columns (times
+/// like `0.016s`, memory like `1.7M`, or `-` when not measured) and the
+/// compiler's name after "compile command:" replaced by placeholders.
+fn normalised(line: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in line.split_whitespace() {
+        let measured = word == "-"
+            || (word.ends_with('s') || word.ends_with('M') || word.ends_with('K'))
+                && word[..word.len() - 1].parse::<f64>().is_ok();
+        let compiler = words.last().is_some_and(|w| w == "command:");
+        words.push(if measured {
+            "#".into()
+        } else if compiler {
+            "CC".into()
+        } else {
+            word.to_string()
+        });
+    }
+    words.join(" ")
+}
+
+/// The README's sample text report is what `poker eval` prints today: each
+/// of its lines is a line of the real report (a line with `...` stands for
+/// the real line's start), measured figures and the compiler aside.
+#[test]
+fn the_readme_sample_report_matches_poker_eval() {
+    let readme = blocks("README.md", "text");
+    let sample = readme
+        .iter()
+        .find(|b| b.starts_with("greedy (c_examples/greedy.c)"))
+        .expect("README's sample report");
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--quiet", "--lib-dir"])
+        .arg(common::lib_dir())
+        .args(["c_examples/greedy.c", "tests/contestants/bad_column.c"])
+        .current_dir(common::root())
+        .env_remove("POKER_MANAGER_FD")
+        .output()
+        .unwrap();
+    check(&output, "poker eval");
+    let report: Vec<String> = common::stdout(&output).lines().map(normalised).collect();
+    for line in sample.lines().filter(|l| l.trim() != "...") {
+        let expected = normalised(line.split("...").next().unwrap());
+        assert!(
+            report.iter().any(|r| if line.contains("...") {
+                r.starts_with(&expected)
+            } else {
+                *r == expected
+            }),
+            "README's sample line is not in poker eval's report:\n{line}\n\nreport:\n{}",
+            common::stdout(&output)
+        );
+    }
+}

@@ -139,6 +139,37 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
         log.contains("tested: 0 errors"),
         "verifyproblem found errors:\n{log}"
     );
+    // The package's README names the only warnings expected: the licence
+    // left for the organiser, and the accepted example below full score
+    // (problemtools wants one accepted submission; no strategy reaches 32
+    // on every deck).
+    let warnings: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("WARNING "))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "License is 'unknown'",
+            "accepted/rollouts.c (C) did not attain full score (consider moving it to partially_accepted)"
+        ],
+        "{log}"
+    );
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    for said in [
+        "verifyproblem -t 5 package",
+        "license: unknown",
+        "accepted/rollouts.c did not attain full score",
+        "include/python3/libpoker.py",
+        "x86_64 Linux with glibc",
+    ] {
+        assert!(readme.contains(said), "README.md lacks {said:?}:\n{readme}");
+    }
+    let closing = common::stderr(&written);
+    assert!(
+        closing.contains(&format!("verifyproblem -t 5 {}", dir.display())),
+        "{closing}"
+    );
     let results = judged(&log);
 
     for failing in [

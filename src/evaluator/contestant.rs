@@ -145,7 +145,9 @@ impl Toolchain {
                 } else if arg == &format!("-Fu{scratch}/pascal") {
                     format!("-Fu{unit}")
                 } else if arg.starts_with(&format!("-FU{scratch}")) {
-                    continue;
+                    // The unit's compiled files go beside the program, not
+                    // into the (perhaps installed) unit's folder.
+                    "-FU.".to_string()
                 } else {
                     arg.clone()
                 };
@@ -311,8 +313,10 @@ impl Toolchain {
             }
             _ => {
                 let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
-                    // The compiler saw a copy: name the contestant's file.
-                    .replace(&copy.display().to_string(), &shown.to_string());
+                    // The compiler saw a copy: name the contestant's file
+                    // (cc gives the copy's path, fpc its file name).
+                    .replace(&copy.display().to_string(), &shown.to_string())
+                    .replace(&format!("contestant.{kind}("), &format!("{shown}("));
                 let errors: Vec<&str> = text
                     .lines()
                     .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))
@@ -518,15 +522,22 @@ fn resolve(command: &std::ffi::OsStr) -> Option<PathBuf> {
 /// testing), `<exe dir>/../lib` (an installed `poker`) or the `libpoker`
 /// package of the Python wheel that installed this `poker` into
 /// `<prefix>/bin` (`<prefix>/lib/python3.X/site-packages/libpoker`),
-/// whichever holds the newest file.
+/// whichever holds the newest file (the first of these when equally new).
 pub fn default_lib_dir() -> Option<PathBuf> {
     let exe_dir = std::env::current_exe().ok()?.parent()?.to_path_buf();
     let installed = exe_dir.parent().map(|prefix| prefix.join("lib"));
     let wheel = installed.as_deref().map(wheel_packages).unwrap_or_default();
-    [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
+    // Reversed so that, of equally new files, the first place wins:
+    // `cargo build` hard-links one build into target/release and its deps/,
+    // and the README names target/release.
+    let places: Vec<PathBuf> = [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
         .into_iter()
         .flatten()
         .chain(wheel)
+        .collect();
+    places
+        .into_iter()
+        .rev()
         .filter_map(|dir| {
             let modified = std::fs::metadata(dir.join("libpoker.so"))
                 .ok()?

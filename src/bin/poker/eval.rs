@@ -131,19 +131,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|p| toolchain.prepare(&supervisor, p))
         .collect();
-    // Two contestants with one file name are told apart by their paths.
-    let names: Vec<String> = contestants.iter().map(|c| c.name.clone()).collect();
-    for c in contestants.iter_mut() {
-        if names.iter().filter(|n| **n == c.name).count() > 1 {
-            c.name = c.source.display().to_string();
-        }
+    // Contestants sharing a file stem are told apart by the shortest name
+    // that does it (greedy.c and greedy.pas; a/greedy.c and b/greedy.c).
+    let names = evaluator::names::shortest_unique(&paths);
+    for (c, name) in contestants.iter_mut().zip(names) {
+        c.name = name;
     }
     for c in &contestants {
         if let Err(why) = &c.program {
             eprintln!(
                 "poker: warning: {} is not run (scored 0): {}",
                 escape(&c.name),
-                escape(why.lines().next().unwrap_or(""))
+                escape(&first_line(why))
             );
         }
     }
@@ -191,6 +190,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first line of a reason, with the line after it when it ends in a
+/// colon ("x.c does not compile:" and the compiler's first diagnostic).
+fn first_line(why: &str) -> String {
+    let mut lines = why.lines();
+    let first = lines.next().unwrap_or("").to_string();
+    match lines.next() {
+        Some(next) if first.ends_with(':') => format!("{first} {}", next.trim()),
+        _ => first,
+    }
 }
 
 /// Every .c file in the first of: ./c_examples, the installed examples

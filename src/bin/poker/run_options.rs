@@ -24,8 +24,9 @@ pub enum SandboxArg {
 #[derive(clap::Args)]
 pub struct RunOptions {
     /// Run each game and each compilation in a bubblewrap sandbox (own
-    /// uid, namespaces, cgroup limits, private /tmp). Default: on with
-    /// --decks (a real contest), auto otherwise.
+    /// uid, namespaces, cgroup limits, private /tmp). Default: on for
+    /// `eval --decks` (a real contest), auto for `eval` on the built-in
+    /// decks and for `bench`.
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxArg>,
 
