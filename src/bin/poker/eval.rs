@@ -192,13 +192,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The first line of a reason, with the line after it when it ends in a
-/// colon ("x.c does not compile:" and the compiler's first diagnostic).
+/// The first line of a reason; when it ends in a colon ("x.c does not
+/// compile:"), with the first line after it that names an error (the
+/// compiler's diagnostic), else the line after it.
 fn first_line(why: &str) -> String {
     let mut lines = why.lines();
     let first = lines.next().unwrap_or("").to_string();
-    match lines.next() {
-        Some(next) if first.ends_with(':') => format!("{first} {}", next.trim()),
+    let rest: Vec<&str> = lines.collect();
+    let detail = rest
+        .iter()
+        .find(|l| l.to_lowercase().contains("error"))
+        .or(rest.first());
+    match detail {
+        Some(detail) if first.ends_with(':') => format!("{first} {}", detail.trim()),
         _ => first,
     }
 }
