@@ -93,7 +93,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
       var svg = doc.querySelector("svg").getBoundingClientRect();
       return { width: doc.documentElement.clientWidth, scroll_width: doc.documentElement.scrollWidth,
                played: bars("#2E6B3A"), best: bars("#3D5A80"), svg_right: svg.right,
-               mean: doc.getElementById("mean").innerText, texts: doc.body.innerText };
+               mean: doc.getElementById("mean").innerText, texts: doc.body.innerText,
+               svg_texts: Array.from(doc.querySelectorAll("svg text")).map(function (t) { return t.textContent; }).join("|"),
+               smallest_text: Math.min.apply(null, Array.from(doc.querySelectorAll("svg text")).map(function (t) {
+                 return t.getBoundingClientRect().height; })) };
     "##;
     for width in [1280, 390] {
         let page = in_browser(chromium, &html, width, script);
@@ -113,6 +116,18 @@ fn the_bench_page_shows_both_histograms_and_means() {
             .parse()
             .unwrap();
         assert!((shown - mean).abs() < 0.0006, "{page}");
+        // The chart's text stays readable on a phone (at least 11 px), and
+        // means are written mean ± error, as on the rest of the page.
+        let smallest = page["smallest_text"].as_f64().unwrap();
+        assert!(
+            smallest >= 11.0,
+            "chart text {smallest} px high at {width} px"
+        );
+        let svg_texts = page["svg_texts"].as_str().unwrap();
+        assert!(
+            svg_texts.contains(" ± ") && !svg_texts.contains("+-"),
+            "{svg_texts}"
+        );
         let texts = page["texts"].as_str().unwrap();
         assert!(
             texts.contains(&format!("POKER_SEED={}", 5 + min_deck)),
