@@ -147,10 +147,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let bar = progress::bar(
+    // A game takes at most its time limit and about a second more (the
+    // evaluator's grace and clean-up).
+    let bar = progress::bounded_bar(
         (contestants.len() * decks.len()) as u64,
         "games",
         args.quiet,
+        config.limits.wall + std::time::Duration::from_secs(1),
     );
     let on_game = |contestant: &Contestant, game: &GameResult| {
         bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
