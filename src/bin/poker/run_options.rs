@@ -66,8 +66,9 @@ pub struct RunOptions {
     compile_time_limit: f64,
 
     /// Folder holding libpoker.so, to build .c and .pas contestants against
-    /// (and for .py contestants to load).
-    /// Default: next to this program.
+    /// (and for .py contestants to load); in the sandbox, a prebuilt
+    /// contestant finds only this folder's library. Default: next to this
+    /// program, or the package of the Python wheel that installed it.
     #[arg(long, value_name = "DIR")]
     lib_dir: Option<PathBuf>,
 }

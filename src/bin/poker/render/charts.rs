@@ -149,6 +149,9 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
     }
     let tricks = points.len().saturating_sub(1).max(1) as u64;
     let cards = points.first().map_or(1, |p| p.1 + p.2).max(1);
+    // Headroom above the deal's card count: the legend sits there, clear
+    // of the players' peaks.
+    let top = cards + cards / 3 + 1;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (820, 420)).into_drawing_area();
@@ -165,9 +168,7 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
             )
             .x_label_area_size(36)
             .y_label_area_size(46)
-            // Headroom above the deal's card count: the legend sits there,
-            // clear of the players' peaks.
-            .build_cartesian_2d(0u64..tricks, 0usize..(cards + cards / 3 + 1))?;
+            .build_cartesian_2d(0u64..tricks, 0usize..top)?;
         chart
             .configure_mesh()
             .x_desc("tricks played")
@@ -177,7 +178,7 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
             let start = first.saturating_sub(1);
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    vec![(start, 0), (start, cards)],
+                    vec![(start, 0), (start, top)],
                     ShapeStyle::from(&BLACK).stroke_width(2),
                 )))?
                 .label(format!("the loop starts here (after trick {start})"))
