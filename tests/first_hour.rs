@@ -98,6 +98,14 @@ fn a_pascal_compile_error_names_the_contestants_own_file() {
     let expected = format!("{}(5,3) Error", source.display());
     assert!(why.contains(&expected), "{why}");
     assert!(!why.contains("contestant.pas"), "{why}");
+    // The audit's compile line for practice keeps the documented -FU (the
+    // unit's compiled files beside the program, not in the unit's folder).
+    let practice = report["audit"]["compile"][0]["practice"].as_str().unwrap();
+    assert!(practice.contains("fpc"), "{practice}");
+    assert!(
+        practice.split_whitespace().any(|w| w == "-FU."),
+        "{practice}"
+    );
     // The warning on stderr carries the first diagnostic, not a bare colon.
     let line = warning
         .lines()

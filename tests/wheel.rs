@@ -31,7 +31,7 @@ fn wheel() -> Option<PathBuf> {
     wheels.sort();
     let found = wheels.pop().map(|(_, p)| p);
     let hint = "build it after `cargo build --release` with \
-                `python3 -m venv venv && venv/bin/pip install setuptools-rust && \
+                `python3 -m venv venv && venv/bin/pip install setuptools==80.9.0 setuptools-rust==1.13.0 wheel==0.48.0 && \
                 venv/bin/pip wheel --no-build-isolation --no-deps -w target/wheels .`";
     if found.is_none() {
         assert!(
