@@ -12,7 +12,7 @@
 //! (random deals and index ranges, as `poker camicia search` runs them)
 //! with the fast and the vector engine.
 //!
-//! Run: `cargo bench --bench camicia`.
+//! Run: `cargo bench --features bench --bench camicia`.
 
 mod common;
 use common::thread_cpu_time;

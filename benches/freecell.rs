@@ -7,7 +7,7 @@
 //! - `find`: `find_prefix` on full boards from the three ranges and on
 //!   partial boards, against the scan of 2^24 numbers.
 //!
-//! Run: `cargo bench --bench freecell`. Before the criterion groups it
+//! Run: `cargo bench --features bench --bench freecell`. Before the criterion groups it
 //! prints ratios measured by alternating the contenders (thread CPU time),
 //! which hold up better than absolute times on a busy machine.
 

@@ -1,6 +1,6 @@
 //! Every C, Pascal and Python example in README.md and docs/bindings.md
-//! compiles and runs against the fresh library (Pascal ones only when fpc
-//! is installed; skipped ones are named on stderr).
+//! compiles and runs against the fresh library (without fpc or python3 the
+//! test fails, saying how to install it).
 
 mod common;
 use std::process::{Command, Output};
@@ -56,9 +56,7 @@ fn c_examples_in_the_docs_run() {
 
 #[test]
 fn pascal_examples_in_the_docs_run() {
-    if !common::have_fpc("the Pascal examples of the docs") {
-        return;
-    }
+    common::require_fpc("the Pascal examples of the docs");
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "pascal").iter().enumerate() {
@@ -79,14 +77,12 @@ fn pascal_examples_in_the_docs_run() {
 
 #[test]
 fn python_examples_in_the_docs_run() {
-    if !common::tool_or_skip(
+    common::require_tool(
         "python3",
         "--version",
         "the Python examples of the docs",
         "Debian package python3",
-    ) {
-        return;
-    }
+    );
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "python").iter().enumerate() {
@@ -255,5 +251,60 @@ fn no_internal_references_in_docs_header_or_messages() {
                 "{file} mentions an issue number"
             );
         }
+    }
+}
+
+/// `line` with runs of spaces made one, and the measured columns (times
+/// like `0.016s`, memory like `1.7M`, or `-` when not measured) and the
+/// compiler's name after "compile command:" replaced by placeholders.
+fn normalised(line: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for word in line.split_whitespace() {
+        let measured = word == "-"
+            || (word.ends_with('s') || word.ends_with('M') || word.ends_with('K'))
+                && word[..word.len() - 1].parse::<f64>().is_ok();
+        let compiler = words.last().is_some_and(|w| w == "command:");
+        words.push(if measured {
+            "#".into()
+        } else if compiler {
+            "CC".into()
+        } else {
+            word.to_string()
+        });
+    }
+    words.join(" ")
+}
+
+/// The README's sample text report is what `poker eval` prints today: each
+/// of its lines is a line of the real report (a line with `...` stands for
+/// the real line's start), measured figures and the compiler aside.
+#[test]
+fn the_readme_sample_report_matches_poker_eval() {
+    let readme = blocks("README.md", "text");
+    let sample = readme
+        .iter()
+        .find(|b| b.starts_with("greedy (c_examples/greedy.c)"))
+        .expect("README's sample report");
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["eval", "--quiet", "--lib-dir"])
+        .arg(common::lib_dir())
+        .args(["c_examples/greedy.c", "tests/contestants/bad_column.c"])
+        .current_dir(common::root())
+        .env_remove("POKER_MANAGER_FD")
+        .output()
+        .unwrap();
+    check(&output, "poker eval");
+    let report: Vec<String> = common::stdout(&output).lines().map(normalised).collect();
+    for line in sample.lines().filter(|l| l.trim() != "...") {
+        let expected = normalised(line.split("...").next().unwrap());
+        assert!(
+            report.iter().any(|r| if line.contains("...") {
+                r.starts_with(&expected)
+            } else {
+                *r == expected
+            }),
+            "README's sample line is not in poker eval's report:\n{line}\n\nreport:\n{}",
+            common::stdout(&output)
+        );
     }
 }

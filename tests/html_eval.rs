@@ -353,9 +353,7 @@ fn the_report_draws_every_board_and_lays_out_at_laptop_and_phone_widths() {
         "{text}"
     );
 
-    let Some(chromium) = browser::chromium("the HTML report in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the HTML report in a browser");
     for width in [1280, 390] {
         check(&checked_page(&run, chromium, width), width);
     }
@@ -441,4 +439,120 @@ fn the_audit_fingerprints_the_decks_and_replays_each_game_in_practice_mode() {
         "{text}"
     );
     let _ = Path::new("");
+}
+
+/// Measures, in the report page: table cells and headings that take more
+/// than one line, each board's points row (all columns' points at one
+/// height?), how many games share the first row, and whether a game says
+/// its stderr is "as on deck N above".
+const LAYOUT: &str = r##"
+function lines(el) { var r = doc.createRange(); r.selectNodeContents(el);
+  var tops = {}; Array.from(r.getClientRects()).forEach(function (b) { if (b.width > 0) tops[Math.round(b.top)] = 1; });
+  return Object.keys(tops).length; }
+var cells = Array.from(doc.querySelectorAll("#ranking th, #ranking td.rank, #ranking td.total, #ranking td.scaled"));
+var boards = Array.from(doc.querySelectorAll(".board"));
+var ragged = boards.filter(function (b) {
+  var tops = Array.from(b.querySelectorAll(".points")).map(function (p) { return Math.round(p.getBoundingClientRect().top); });
+  return tops.some(function (t) { return t !== tops[0]; }); }).length;
+var section = doc.querySelector("section.contestant[data-name='long_stderr']");
+var games = section ? Array.from(section.querySelectorAll(".game")) : [];
+var firstTop = games.length ? Math.round(games[0].getBoundingClientRect().top) : -1;
+return {
+  width: doc.documentElement.clientWidth,
+  scroll_width: doc.documentElement.scrollWidth,
+  wrapped: cells.filter(function (c) { return lines(c) > 1; }).map(function (c) { return c.innerText; }),
+  name_lines: Array.from(doc.querySelectorAll("#ranking td:nth-child(2)")).map(lines),
+  ragged_boards: ragged,
+  boards: boards.length,
+  first_row_games: games.filter(function (g) { return Math.round(g.getBoundingClientRect().top) === firstTop; }).length,
+  as_above: Array.from(doc.querySelectorAll(".reason")).filter(function (r) { return r.innerText.indexOf("as on deck") >= 0; }).length
+};
+"##;
+
+/// A program that breaks a rule on every deck with one very long line on
+/// stderr.
+const LONG_STDERR: &str = r#"#include <stdio.h>
+#include "poker.h"
+int main(void) {
+    int v, c, i;
+    fprintf(stderr, "a_very_long_line_of_standard_error_without_any_space_in_it_");
+    for (i = 0; i < 12; i++) fprintf(stderr, "0123456789abcdef");
+    fprintf(stderr, "\n");
+    p_startgame();
+    p_look(&v, &c);
+    p_place(5);
+    return 0;
+}
+"#;
+
+/// A program that stops early on every deck, printing nothing.
+const SILENT: &str = "#include \"poker.h\"\nint main(void) { p_startgame(); return 0; }\n";
+
+#[test]
+fn the_report_reads_on_a_phone_numbers_do_not_wrap_and_games_stay_two_up() {
+    let dir = common::scratch("html_layout");
+    let long_name = dir.join("a_contestant_with_a_very_long_descriptive_file_name_v2.c");
+    std::fs::copy(common::root().join("c_examples/greedy.c"), &long_name).unwrap();
+    let long_stderr = dir.join("long_stderr.c");
+    std::fs::write(&long_stderr, LONG_STDERR).unwrap();
+    let silent = dir.join("silent.c");
+    std::fs::write(&silent, SILENT).unwrap();
+    let html = dir.join("report.html");
+    let out = poker()
+        .args(["--quiet", "--sandbox", "off", "--html"])
+        .arg(&html)
+        .arg(&long_name)
+        .arg(common::root().join("c_examples/roundrobin.c"))
+        .arg(&long_stderr)
+        .arg(&silent)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let chromium = browser::chromium("the report's layout in a browser");
+    let page = std::fs::read_to_string(&html).unwrap();
+    for width in [1280u32, 390] {
+        let harness = dir.join(format!("layout_{width}.html"));
+        std::fs::write(&harness, browser::harness(&page, width, LAYOUT)).unwrap();
+        let measured = browser::measure(chromium, &harness, width + 20, 900);
+        let v: Value =
+            serde_json::from_str(&measured).unwrap_or_else(|e| panic!("{e}: {measured}"));
+        assert_eq!(v["width"], width, "{v}");
+        assert!(v["scroll_width"].as_u64() <= v["width"].as_u64(), "{v}");
+        assert_eq!(
+            v["wrapped"],
+            serde_json::json!([]),
+            "numbers or headings wrap at {width} px: {v}"
+        );
+        assert_eq!(
+            v["ragged_boards"], 0,
+            "points not in one row at {width} px: {v}"
+        );
+        assert!(v["boards"].as_u64().unwrap() >= 80, "{v}");
+        // The silent program's games have no stderr: none says "as above".
+        assert_eq!(
+            v["as_above"], 9,
+            "only the long stderr's decks 2-10 refer to deck 1: {v}"
+        );
+        if width == 1280 {
+            assert!(
+                v["first_row_games"].as_u64().unwrap() >= 2,
+                "a long stderr line breaks the grid: {v}"
+            );
+        } else {
+            // The long name wraps rather than widening the table.
+            assert!(v["name_lines"][0].as_u64().unwrap() >= 2, "{v}");
+        }
+    }
+    // The pictures in docs/ (README), refreshed with POKER_BLESS=1.
+    for (width, height) in [(1280u32, 2200u32), (390, 3000)] {
+        let shot = dir.join(format!("eval-report-{width}.png"));
+        browser::screenshot(chromium, &html, width, height, &shot);
+        if std::env::var_os("POKER_BLESS").is_some() {
+            std::fs::copy(
+                &shot,
+                common::root().join(format!("docs/eval-report-{width}.png")),
+            )
+            .unwrap();
+        }
+    }
 }

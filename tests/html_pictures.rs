@@ -80,9 +80,7 @@ fn the_bench_page_shows_both_histograms_and_means() {
     let max_deck = totals.iter().position(|&t| t == max).unwrap() as u64 + 1;
     assert_eq!(json["max_seed"], 5 + max_deck);
 
-    let Some(chromium) = browser::chromium("the bench page in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the bench page in a browser");
     let distinct = |v: &[u8]| {
         let mut v = v.to_vec();
         v.sort();
@@ -95,7 +93,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
       var svg = doc.querySelector("svg").getBoundingClientRect();
       return { width: doc.documentElement.clientWidth, scroll_width: doc.documentElement.scrollWidth,
                played: bars("#2E6B3A"), best: bars("#3D5A80"), svg_right: svg.right,
-               mean: doc.getElementById("mean").innerText, texts: doc.body.innerText };
+               mean: doc.getElementById("mean").innerText, texts: doc.body.innerText,
+               svg_texts: Array.from(doc.querySelectorAll("svg text")).map(function (t) { return t.textContent; }).join("|"),
+               smallest_text: Math.min.apply(null, Array.from(doc.querySelectorAll("svg text")).map(function (t) {
+                 return t.getBoundingClientRect().height; })) };
     "##;
     for width in [1280, 390] {
         let page = in_browser(chromium, &html, width, script);
@@ -115,6 +116,18 @@ fn the_bench_page_shows_both_histograms_and_means() {
             .parse()
             .unwrap();
         assert!((shown - mean).abs() < 0.0006, "{page}");
+        // The chart's text stays readable on a phone (at least 11 px), and
+        // means are written mean ± error, as on the rest of the page.
+        let smallest = page["smallest_text"].as_f64().unwrap();
+        assert!(
+            smallest >= 11.0,
+            "chart text {smallest} px high at {width} px"
+        );
+        let svg_texts = page["svg_texts"].as_str().unwrap();
+        assert!(
+            svg_texts.contains(" ± ") && !svg_texts.contains("+-"),
+            "{svg_texts}"
+        );
         let texts = page["texts"].as_str().unwrap();
         assert!(
             texts.contains(&format!("POKER_SEED={}", 5 + min_deck)),
@@ -154,9 +167,7 @@ const SVG_SCRIPT: &str = r##"
 
 #[test]
 fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
-    let Some(chromium) = browser::chromium("the Camicia chart in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the Camicia chart in a browser");
     let dir = common::scratch("html_camicia");
     for (a, b, is_loop) in [
         ("J 2 3", "4 J 5", true),
@@ -188,9 +199,7 @@ fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
 
 #[test]
 fn the_freecell_drawing_shows_the_published_deal_in_colour() {
-    let Some(chromium) = browser::chromium("the FreeCell drawing in a browser") else {
-        return;
-    };
+    let chromium = browser::chromium("the FreeCell drawing in a browser");
     let svg = common::scratch("html_freecell").join("deal1.svg");
     let out = poker(&["freecell", "1", "--svg", svg.to_str().unwrap()]);
     assert!(out.status.success(), "{}", common::stderr(&out));

@@ -8,8 +8,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-fn have(tool: &str, test: &str) -> bool {
-    common::tool_or_skip(tool, "--version", test, &format!("Debian package {tool}"))
+fn require(tool: &str, test: &str) {
+    common::require_tool(tool, "--version", test, &format!("apt-get install {tool}"));
 }
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.
@@ -84,9 +84,8 @@ int main(void) {
 #[test]
 fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
-    if !have("make", test) || !have("pkg-config", test) {
-        return;
-    }
+    require("make", test);
+    require("pkg-config", test);
     let prefix = common::scratch("install").join("prefix");
     install(&prefix);
     for file in [
@@ -185,9 +184,8 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
 #[test]
 fn the_installed_python_module_finds_the_installed_library() {
     let test = "the_installed_python_module_finds_the_installed_library";
-    if !have("make", test) || !have("python3", test) {
-        return;
-    }
+    require("make", test);
+    require("python3", test);
     let prefix = common::scratch("install").join("prefix-python");
     install(&prefix);
     let output = Command::new("python3")

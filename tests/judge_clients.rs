@@ -167,18 +167,14 @@ fn the_c_client_keeps_prints_and_reads_off_the_channel() {
 
 #[test]
 fn the_cpp_client_keeps_prints_and_reads_off_the_channel() {
-    if !common::tool_or_skip("g++", "--version", "the C++ client", "Debian package g++") {
-        return;
-    }
+    common::require_tool("g++", "--version", "the C++ client", "Debian package g++");
     let exe = build_c("cpp", "g++", "noisy.cpp", "-std=gnu++17");
     assert_scored_32_quietly(&judge("cpp", Command::new(exe)), "C++");
 }
 
 #[test]
 fn the_pascal_client_keeps_prints_and_reads_off_the_channel() {
-    if !common::have_fpc("the Pascal client") {
-        return;
-    }
+    common::require_fpc("the Pascal client");
     let dir = folder("pascal");
     std::fs::copy(include("pascal").join("poker.pp"), dir.join("poker.pp")).unwrap();
     std::fs::copy(

@@ -2,14 +2,14 @@
 //! the freshly built library: its unit tests (game API, hands, header codes,
 //! the shared FreeCell vectors), a Python contestant's output surviving the
 //! library's exit() with PYTHONUNBUFFERED unset, and `poker eval` scoring a
-//! `.py` contestant like its C twin. Skipped, saying so, without python3.
+//! `.py` contestant like its C twin. Without python3 they fail, saying how to install it.
 
 mod common;
 use serde_json::Value;
 use std::process::{Command, Output};
 
-fn have_python(test: &str) -> bool {
-    common::tool_or_skip("python3", "--version", test, "Debian package python3")
+fn require_python(test: &str) {
+    common::require_tool("python3", "--version", test, "apt-get install python3");
 }
 
 /// python3 with the binding importable and the fresh library named, stdout
@@ -38,9 +38,7 @@ fn python(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 #[test]
 fn python_module_unit_tests_pass() {
-    if !have_python("python_module_unit_tests_pass") {
-        return;
-    }
+    require_python("python_module_unit_tests_pass");
     let output = python(&["-m", "unittest", "-v", "test_libpoker"], &[]);
     let report = common::stderr(&output);
     assert!(output.status.success(), "{report}");
@@ -72,9 +70,7 @@ for i in range(1, 21):
 
 #[test]
 fn a_python_contestant_loses_no_output_at_the_final_exit() {
-    if !have_python("a_python_contestant_loses_no_output_at_the_final_exit") {
-        return;
-    }
+    require_python("a_python_contestant_loses_no_output_at_the_final_exit");
     let output = python(
         &["-c", &contestant("p_place")],
         &[("POKER_DECK", SEED_DECK)],
@@ -92,9 +88,7 @@ fn a_python_contestant_loses_no_output_at_the_final_exit() {
 fn without_the_binding_flush_the_same_contestant_loses_its_output() {
     // The control for the test above: placing through the raw C function
     // skips the flush, and Python's buffered lines die with exit().
-    if !have_python("without_the_binding_flush_the_same_contestant_loses_its_output") {
-        return;
-    }
+    require_python("without_the_binding_flush_the_same_contestant_loses_its_output");
     let output = python(
         &["-c", &contestant("libpoker._load().p_place")],
         &[("POKER_DECK", SEED_DECK)],
@@ -107,9 +101,7 @@ fn without_the_binding_flush_the_same_contestant_loses_its_output() {
 
 #[test]
 fn a_python_rule_break_stops_with_the_rule() {
-    if !have_python("a_python_rule_break_stops_with_the_rule") {
-        return;
-    }
+    require_python("a_python_rule_break_stops_with_the_rule");
     let script = "from libpoker import p_startgame, p_look, p_place
 p_startgame()
 for column in (1, 2, 3, 1):
@@ -128,9 +120,7 @@ for column in (1, 2, 3, 1):
 
 #[test]
 fn poker_eval_scores_the_python_greedy_like_its_c_twin() {
-    if !have_python("poker_eval_scores_the_python_greedy_like_its_c_twin") {
-        return;
-    }
+    require_python("poker_eval_scores_the_python_greedy_like_its_c_twin");
     let root = common::root();
     let output = Command::new(env!("CARGO_BIN_EXE_poker"))
         .args(["eval", "--json", "--lib-dir"])
@@ -155,9 +145,7 @@ fn poker_eval_scores_the_python_greedy_like_its_c_twin() {
 
 #[test]
 fn a_python_contestant_ending_early_is_told_so() {
-    if !have_python("a_python_contestant_ending_early_is_told_so") {
-        return;
-    }
+    require_python("a_python_contestant_ending_early_is_told_so");
     let script = "from libpoker import p_startgame, p_look, p_place
 p_startgame()
 p_look()

@@ -380,13 +380,16 @@ fn descriptor_3_of_the_caller_is_readable_inside() {
 /// A range of its own, so that the other tests' leases do not interfere.
 const TEST_RANGE: std::ops::Range<u32> = 2_000_000_990..2_000_000_992;
 
-/// Not a test by itself: run by `leases_are_exclusive_across_processes` in
-/// a second process, it holds a lease until its stdin closes.
+/// Not a test by itself (hence ignored): `leases_are_exclusive_across_processes`
+/// runs it in a second process (`--ignored --exact lease_helper`), where it
+/// holds a lease until its stdin closes.
 #[test]
+#[ignore = "a helper process of leases_are_exclusive_across_processes"]
 fn lease_helper() {
-    if std::env::var_os("POKER_LEASE_HELPER").is_none() {
-        return;
-    }
+    assert!(
+        std::env::var_os("POKER_LEASE_HELPER").is_some(),
+        "lease_helper runs only as the helper process of leases_are_exclusive_across_processes"
+    );
     let lease = UidLease::acquire(TEST_RANGE).unwrap();
     println!("LEASED {}", lease.uid);
     let _ = std::io::stdin().lines().count();
@@ -395,7 +398,13 @@ fn lease_helper() {
 #[test]
 fn leases_are_exclusive_across_processes() {
     let mut helper = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "lease_helper", "--nocapture", "--test-threads=1"])
+        .args([
+            "--ignored",
+            "--exact",
+            "lease_helper",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("POKER_LEASE_HELPER", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

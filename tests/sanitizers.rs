@@ -7,8 +7,8 @@
 //! the library's game allocated by design, so leak checking is on only for
 //! the programs that return from `main` (tests/c).
 //!
-//! Under `CI=true` (`.ci/run` installs valgrind; gcc brings the sanitizer
-//! runtimes) a missing tool fails these tests instead of skipping them.
+//! A missing tool (valgrind; gcc brings the sanitizer runtimes) fails these
+//! tests, saying how to install it.
 
 mod common;
 use std::path::{Path, PathBuf};
@@ -173,9 +173,9 @@ fn check(case: &Case, output: &Output, tool: &str, report: &[&str]) {
     assert!(said.contains(case.says), "{context}");
 }
 
-/// Whether gcc's ASan and UBSan runtimes work here (a probe program built
-/// and run with them); under CI a missing runtime fails.
-fn have_sanitizers(tag: &str) -> bool {
+/// Checks that gcc's ASan and UBSan runtimes work here (a probe program
+/// built and run with them); panics when they do not.
+fn require_sanitizers(tag: &str) {
     // One probe per test: the tests run at once.
     let dir = common::scratch("sanitizers");
     let src = dir.join(format!("probe_{tag}.c"));
@@ -189,15 +189,10 @@ fn have_sanitizers(tag: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
         && Command::new(&exe).status().is_ok_and(|s| s.success());
-    if !ok && std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "the ASan/UBSan runtimes (gcc's libasan, libubsan) do not work, and CI must run them"
-        );
-    }
-    if !ok {
-        eprintln!("SKIPPED sanitizer runs: cc -fsanitize=address,undefined does not work here");
-    }
-    ok
+    assert!(
+        ok,
+        "the ASan/UBSan runtimes (gcc's libasan, libubsan) do not work here; install them: apt-get install gcc"
+    );
 }
 
 fn build(case: &Case, suffix: &str, extra: &[&str]) -> PathBuf {
@@ -211,9 +206,7 @@ fn build(case: &Case, suffix: &str, extra: &[&str]) -> PathBuf {
 
 #[test]
 fn c_tests_and_contestants_run_clean_under_asan_and_ubsan() {
-    if !have_sanitizers("runs") {
-        return;
-    }
+    require_sanitizers("runs");
     for case in cases() {
         let exe = build(&case, "asan", &SANITIZE);
         let leaks = if case.leak_free { "1" } else { "0" };
@@ -238,14 +231,12 @@ fn c_tests_and_contestants_run_clean_under_asan_and_ubsan() {
 
 #[test]
 fn c_tests_and_contestants_run_clean_under_valgrind() {
-    if !common::tool_or_skip(
+    common::require_tool(
         "valgrind",
         "--version",
         "valgrind memcheck runs",
         "Debian package valgrind",
-    ) {
-        return;
-    }
+    );
     for case in cases() {
         let exe = build(&case, "valgrind", &["-g"]);
         let exe = exe.to_str().unwrap();
@@ -292,37 +283,35 @@ fn a_heap_overflow_is_caught_by_both() {
         says: "",
         leak_free: true,
     };
-    if have_sanitizers("overflow") {
-        let exe = common::compile_c_file("overflow_asan", &src, &flags(&case, &SANITIZE));
-        let output = run(&exe, &[], &case, &[("ASAN_OPTIONS", "exitcode=99")]);
-        let stderr = common::stderr(&output);
-        // UBSan's object-size check or ASan, whichever sees it first.
-        assert!(!output.status.success(), "{stderr}");
-        assert!(
-            stderr.contains("heap-buffer-overflow") || stderr.contains("runtime error:"),
-            "{stderr}"
-        );
-    }
-    if common::tool_or_skip(
+    require_sanitizers("overflow");
+    let exe = common::compile_c_file("overflow_asan", &src, &flags(&case, &SANITIZE));
+    let output = run(&exe, &[], &case, &[("ASAN_OPTIONS", "exitcode=99")]);
+    let stderr = common::stderr(&output);
+    // UBSan's object-size check or ASan, whichever sees it first.
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("heap-buffer-overflow") || stderr.contains("runtime error:"),
+        "{stderr}"
+    );
+    common::require_tool(
         "valgrind",
         "--version",
         "valgrind memcheck runs",
-        "Debian package valgrind",
-    ) {
-        let exe = common::compile_c_file("overflow_valgrind", &src, &["-std=c99", "-g"]);
-        let exe = exe.to_str().unwrap();
-        let output = run(
-            Path::new("valgrind"),
-            &["-q", "--error-exitcode=99", exe],
-            &case,
-            &[],
-        );
-        assert_eq!(
-            output.status.code(),
-            Some(99),
-            "{}",
-            common::stderr(&output)
-        );
-        assert!(common::stderr(&output).contains("Invalid write"));
-    }
+        "apt-get install valgrind",
+    );
+    let exe = common::compile_c_file("overflow_valgrind", &src, &["-std=c99", "-g"]);
+    let exe = exe.to_str().unwrap();
+    let output = run(
+        Path::new("valgrind"),
+        &["-q", "--error-exitcode=99", exe],
+        &case,
+        &[],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(99),
+        "{}",
+        common::stderr(&output)
+    );
+    assert!(common::stderr(&output).contains("Invalid write"));
 }

@@ -145,7 +145,9 @@ impl Toolchain {
                 } else if arg == &format!("-Fu{scratch}/pascal") {
                     format!("-Fu{unit}")
                 } else if arg.starts_with(&format!("-FU{scratch}")) {
-                    continue;
+                    // The unit's compiled files go beside the program, not
+                    // into the (perhaps installed) unit's folder.
+                    "-FU.".to_string()
                 } else {
                     arg.clone()
                 };
@@ -174,11 +176,26 @@ impl Toolchain {
             "bindings/pascal" => "share/libpoker/pascal",
             _ => "share/libpoker/python",
         };
+        // Inside the Python wheel's package, beside libpoker.so:
+        // include/poker.h, pascal/poker.pas, and the package itself, which is
+        // the module (its folder's parent goes on PYTHONPATH).
+        let in_wheel = match tree_dir {
+            "include" => "include",
+            "bindings/pascal" => "pascal",
+            _ => "..",
+        };
+        let file = match tree_dir {
+            "bindings/python" if self.lib_dir.join("__init__.py").is_file() => {
+                "libpoker/__init__.py"
+            }
+            _ => file,
+        };
         let lib = &self.lib_dir;
         [
             lib.join("../..").join(tree_dir),
             lib.join("../../..").join(tree_dir),
             lib.join("..").join(installed),
+            lib.join(in_wheel),
         ]
         .into_iter()
         .find(|dir| dir.join(file).is_file())
@@ -296,8 +313,10 @@ impl Toolchain {
             }
             _ => {
                 let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
-                    // The compiler saw a copy: name the contestant's file.
-                    .replace(&copy.display().to_string(), &shown.to_string());
+                    // The compiler saw a copy: name the contestant's file
+                    // (cc gives the copy's path, fpc its file name).
+                    .replace(&copy.display().to_string(), &shown.to_string())
+                    .replace(&format!("contestant.{kind}("), &format!("{shown}("));
                 let errors: Vec<&str> = text
                     .lines()
                     .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))
@@ -500,14 +519,25 @@ fn resolve(command: &std::ffi::OsStr) -> Option<PathBuf> {
 
 /// The folder with the freshest `libpoker.so` near the running executable:
 /// `<exe dir>`, `<exe dir>/deps` (cargo keeps the newest build there when
-/// testing) or `<exe dir>/../lib` (an installed `poker`), whichever holds
-/// the newest file.
+/// testing), `<exe dir>/../lib` (an installed `poker`) or the `libpoker`
+/// package of the Python wheel that installed this `poker` into
+/// `<prefix>/bin` (`<prefix>/lib/python3.X/site-packages/libpoker`),
+/// whichever holds the newest file (the first of these when equally new).
 pub fn default_lib_dir() -> Option<PathBuf> {
     let exe_dir = std::env::current_exe().ok()?.parent()?.to_path_buf();
     let installed = exe_dir.parent().map(|prefix| prefix.join("lib"));
-    [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
+    let wheel = installed.as_deref().map(wheel_packages).unwrap_or_default();
+    // Reversed so that, of equally new files, the first place wins:
+    // `cargo build` hard-links one build into target/release and its deps/,
+    // and the README names target/release.
+    let places: Vec<PathBuf> = [Some(exe_dir.clone()), Some(exe_dir.join("deps")), installed]
         .into_iter()
         .flatten()
+        .chain(wheel)
+        .collect();
+    places
+        .into_iter()
+        .rev()
         .filter_map(|dir| {
             let modified = std::fs::metadata(dir.join("libpoker.so"))
                 .ok()?
@@ -517,4 +547,22 @@ pub fn default_lib_dir() -> Option<PathBuf> {
         })
         .max_by_key(|(modified, _)| *modified)
         .map(|(_, dir)| dir)
+}
+
+/// The `libpoker` package folders of the Python wheel under a prefix's
+/// `lib`: `python3.X/site-packages/libpoker` (a virtual environment, `pip
+/// install --user`) or `python3.X/dist-packages/libpoker` (Debian's system
+/// Python).
+fn wheel_packages(lib: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(lib) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+        .flat_map(|e| {
+            ["site-packages", "dist-packages"]
+                .map(|packages| e.path().join(packages).join("libpoker"))
+        })
+        .collect()
 }

@@ -13,6 +13,7 @@ pub mod contestant;
 pub mod decks;
 pub mod launcher;
 pub mod manager;
+pub mod names;
 pub mod process;
 pub mod report;
 pub mod results;
@@ -102,8 +103,32 @@ pub fn play(
     }
     let (status, reason) = judge(ending, outcome.as_ref(), game.placements(), config);
     result.status = status;
-    result.reason = reason;
+    result.reason = reason.map(|why| why + &library_hint(&result, &program, config));
     result
+}
+
+/// Why a program that the loader could not start (exit status 127, no
+/// placement, `libpoker.so` named in its stderr) failed in the sandbox, and
+/// what to do; empty otherwise.
+fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> String {
+    let sandboxed = matches!(config.launcher, Launcher::Bubblewrap { .. });
+    let loader_failed = result.status == Status::Incomplete
+        && result.placements == 0
+        && result.stderr.contains("libpoker.so")
+        && result.stderr.contains("cannot open shared object file");
+    let library = program
+        .files
+        .iter()
+        .find(|f| f.file_name().is_some_and(|n| n == "libpoker.so"));
+    match library.and_then(|l| l.parent()) {
+        Some(dir) if sandboxed && loader_failed => format!(
+            " (the loader found no libpoker.so: the sandbox provides only the one of --lib-dir, \
+             {}; build the program against that folder, or pass --lib-dir with the folder \
+             it was linked against)",
+            dir.display()
+        ),
+        _ => String::new(),
+    }
 }
 
 /// How a game ended, from what the channel saw (`ending`) and how the

@@ -162,13 +162,13 @@ impl Audit {
         let _ = writeln!(out, "  libpoker {}", self.version);
         let _ = writeln!(
             out,
-            "  decks: {decks}, sha256 {} (of one deck a line, as in a deck file without comments)",
+            "  decks: {decks}, sha256 {} (of their canonical text: poker decks --canonical FILE)",
             self.decks_sha256
         );
         for record in &self.compile {
             let _ = writeln!(
                 out,
-                "  {} compiles with: {}",
+                "  {} compile command: {}",
                 escape(&record.contestant),
                 escape(&record.practice)
             );

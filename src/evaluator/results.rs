@@ -116,7 +116,8 @@ impl GameResult {
 /// All games of one contestant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContestantResult {
-    /// The contestant's name (its file name without extension).
+    /// The contestant's name: its file stem, or the shortest name that
+    /// tells it from others sharing the stem (`greedy.c`, `a/greedy.c`).
     pub name: String,
     /// Its program or source path as given.
     pub path: String,

@@ -6,16 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The Chromium command, if it runs here; under CI=true a missing one
-/// fails the test (see `tool_or_skip`).
-pub fn chromium(what: &str) -> Option<&'static str> {
-    super::common::tool_or_skip(
+/// The Chromium command; panics, saying how to install it, when it does
+/// not run here.
+pub fn chromium(what: &str) -> &'static str {
+    super::common::require_tool(
         "chromium",
         "--version",
         what,
-        "Debian packages chromium and fonts-dejavu-core",
-    )
-    .then_some("chromium")
+        "apt-get install chromium fonts-dejavu-core",
+    );
+    "chromium"
 }
 
 /// Flags for a headless run here (root, network closed), with a fresh

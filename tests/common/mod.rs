@@ -2,7 +2,6 @@
 //! the freshly built libpoker.
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -98,30 +97,41 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// Whether `tool` runs (`tool <version_arg>` succeeds). If not, says on the
-/// real stderr (the test harness does not capture it) that `what` is
-/// skipped and what to install (`hint`); under CI (`CI=true`), where
-/// `.ci/run` installs every tool, a missing one fails the test instead.
-pub fn tool_or_skip(tool: &str, version_arg: &str, what: &str, hint: &str) -> bool {
+/// Whether this is a CI run (`CI=true`, which `.ci/run` exports).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Checks that `tool` runs (`tool <version_arg>` succeeds), for `what`;
+/// panics with `hint`, how to install it, when it does not. The README
+/// promises that `cargo test --release` runs every test: a missing tool is
+/// a failure, never a skip.
+pub fn require_tool(tool: &str, version_arg: &str, what: &str, hint: &str) {
     let ok = Command::new(tool)
         .arg(version_arg)
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok && std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{what}: `{tool}` is not installed ({hint}), and CI must run it");
-    }
-    if !ok {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {what}: `{tool}` is not installed ({hint})"
-        );
-    }
-    ok
+    assert!(
+        ok,
+        "{what} needs `{tool}`, which does not run here; install it: {hint} \
+         (the README's Prerequisites list every tool the tests use; .ci/run installs them)"
+    );
 }
 
-/// Whether Free Pascal runs; if not, says that `what` is skipped.
-pub fn have_fpc(what: &str) -> bool {
-    tool_or_skip("fpc", "-iV", what, "Debian package fp-compiler")
+/// Checks that Free Pascal runs, for `what`.
+pub fn require_fpc(what: &str) {
+    require_tool("fpc", "-iV", what, "apt-get install fp-compiler");
+}
+
+/// The command `name` of a Python tool installed with pip where the README
+/// and `.ci/run` install such tools: the virtual environments
+/// `target/ci-venv` (`.ci/run`) and `venv` (the README), else `PATH`.
+pub fn venv_tool(name: &str) -> PathBuf {
+    ["target/ci-venv/bin", "venv/bin"]
+        .iter()
+        .map(|dir| root().join(dir).join(name))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
 }
 
 /// Compiles the Pascal program `src` with fpc against bindings/pascal and

@@ -191,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {jobs} at a time, {wall:.1} s",
             args.games, args.seed, args.games
         );
-        println!("score:      mean {mean:.3} +- {se:.3} (standard error), sd {sd:.3}");
+        println!("score:      mean {mean:.3} ± {se:.3} (standard error), sd {sd:.3}");
         println!(
             "            min {min} (replay: POKER_SEED={min_seed}), max {max} (replay: POKER_SEED={max_seed})"
         );
@@ -200,7 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             mean_time * 1000.0
         );
         println!(
-            "optimum:    mean {mean_best:.3} +- {se_best:.3} (the hindsight optimum of the same decks)"
+            "optimum:    mean {mean_best:.3} ± {se_best:.3} (the hindsight optimum of the same decks)"
         );
         println!("failed:     {} games", failed.len());
         // Games failing alike are told once: the first decks, then how many.

@@ -90,7 +90,8 @@ struct PlayArgs {
 #[derive(clap::Args)]
 struct SearchArgs {
     /// Simulate every deal with index START <= i < END (decimal, up to
-    /// 653534134886878245000); a self-contained work unit.
+    /// 653534134886878245000; END excluded, a work unit's half-open range),
+    /// or START..=LAST for START <= i <= LAST; a self-contained work unit.
     #[arg(long, value_name = "START..END", conflicts_with = "count")]
     range: Option<String>,
     /// Simulate this many uniformly random deals.
@@ -267,12 +268,20 @@ fn trace_text(a: &[Card], b: &[Card]) -> String {
     out
 }
 
+/// `START..END` (END excluded, a work unit's half-open range) or
+/// `START..=LAST` (LAST included) as the half-open `(start, end)`.
 fn parse_range(text: &str) -> anyhow::Result<(u128, u128)> {
-    let (s, e) = text
-        .split_once("..")
-        .context("--range is START..END, e.g. 0..1000000")?;
-    let start: u128 = s.trim().parse().context("START is a decimal index")?;
-    let end: u128 = e.trim().parse().context("END is a decimal index")?;
+    let written = crate::ranges::parse::<u128>(text)
+        .context("--range is START..END (END excluded) or START..=LAST, e.g. 0..1000000")?
+        .map_err(anyhow::Error::msg)?;
+    let start = written.start;
+    let end = match written.inclusive {
+        true => written
+            .end
+            .checked_add(1)
+            .context("--range: LAST is too large")?,
+        false => written.end,
+    };
     if start >= end || end > DEAL_COUNT {
         bail!("--range needs START < END <= {DEAL_COUNT}");
     }
@@ -409,7 +418,9 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             })
         );
     } else {
-        println!("longest finished games:");
+        if !report.best.is_empty() {
+            println!("longest finished games:");
+        }
         for (i, game) in report.best.iter().enumerate() {
             println!("{:>3}. {}", i + 1, game_line(game));
         }

@@ -131,27 +131,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|p| toolchain.prepare(&supervisor, p))
         .collect();
-    // Two contestants with one file name are told apart by their paths.
-    let names: Vec<String> = contestants.iter().map(|c| c.name.clone()).collect();
-    for c in contestants.iter_mut() {
-        if names.iter().filter(|n| **n == c.name).count() > 1 {
-            c.name = c.source.display().to_string();
-        }
+    // Contestants sharing a file stem are told apart by the shortest name
+    // that does it (greedy.c and greedy.pas; a/greedy.c and b/greedy.c).
+    let names = evaluator::names::shortest_unique(&paths);
+    for (c, name) in contestants.iter_mut().zip(names) {
+        c.name = name;
     }
     for c in &contestants {
         if let Err(why) = &c.program {
             eprintln!(
                 "poker: warning: {} is not run (scored 0): {}",
                 escape(&c.name),
-                escape(why.lines().next().unwrap_or(""))
+                escape(&first_line(why))
             );
         }
     }
 
-    let bar = progress::bar(
+    // A game takes at most its time limit and about a second more (the
+    // evaluator's grace and clean-up).
+    let bar = progress::bounded_bar(
         (contestants.len() * decks.len()) as u64,
         "games",
         args.quiet,
+        config.limits.wall + std::time::Duration::from_secs(1),
     );
     let on_game = |contestant: &Contestant, game: &GameResult| {
         bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
@@ -191,6 +193,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first line of a reason; when it ends in a colon ("x.c does not
+/// compile:"), with the first line after it that names an error (the
+/// compiler's diagnostic), else the line after it.
+fn first_line(why: &str) -> String {
+    let mut lines = why.lines();
+    let first = lines.next().unwrap_or("").to_string();
+    let rest: Vec<&str> = lines.collect();
+    let detail = rest
+        .iter()
+        .find(|l| l.to_lowercase().contains("error"))
+        .or(rest.first());
+    match detail {
+        Some(detail) if first.ends_with(':') => format!("{first} {}", detail.trim()),
+        _ => first,
+    }
 }
 
 /// Every .c file in the first of: ./c_examples, the installed examples

@@ -1,5 +1,6 @@
 //! `poker freecell`: Microsoft FreeCell deals by number, and the reverse.
 
+use crate::ranges;
 use anyhow::{Context, bail};
 use poker::cards::Card;
 use poker::freecell::{self, Deal, DealNumber, Layout, MAX_DEAL, Tens, parse_partial_board};
@@ -18,7 +19,7 @@ the rest FreeCell Pro's extension, as pysol-cards and fc-solve deal them.
 Examples:
   poker freecell 1                 deal 1, one line per column (fc-solve board)
   poker freecell 617 --rows        the 7 rows of 8 cards, as dealt
-  poker freecell 1..3 --json       deals 1, 2 and 3 as JSON, one object per line
+  poker freecell 1..=3 --json      deals 1, 2 and 3 as JSON, one object per line
   poker freecell 1 | poker freecell --find
                                    the number of the board on standard input
   poker freecell 617 --json | poker freecell --find
@@ -26,9 +27,10 @@ Examples:
   echo \"JD 2D 9H\" | poker freecell --find
                                    the deals whose first cards these are")]
 pub struct Args {
-    /// Deal numbers (1..8589934591), or inclusive ranges A..B; several deals
-    /// print one after another, each after a `# deal N` line.
-    #[arg(value_name = "N|A..B", required_unless_present = "find")]
+    /// Deal numbers (1 to 8589934591), or ranges A..=B (both ends included;
+    /// A..B also includes B, with a warning); several deals print one after
+    /// another, each after a `# deal N` line.
+    #[arg(value_name = "N|A..=B", required_unless_present = "find")]
     deals: Vec<String>,
 
     /// Print the seed's layout: 7 rows (six of 8 cards, then 4) in dealing order.
@@ -103,7 +105,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `N`, `A..B` or `A..=B` (both inclusive) as the first and last deal.
+/// `N`, `A..=B` or `A..B` (both inclusive, as this command always read
+/// them; a warning suggests `A..=B`) as the first and last deal.
 fn parse_span(arg: &str) -> anyhow::Result<(u64, u64)> {
     let number = |text: &str| -> anyhow::Result<u64> {
         Ok(text
@@ -111,14 +114,19 @@ fn parse_span(arg: &str) -> anyhow::Result<(u64, u64)> {
             .map_err(anyhow::Error::new)?
             .get())
     };
-    match arg.split_once("..") {
+    match ranges::parse::<DealNumber>(arg) {
         None => {
             let n = number(arg)?;
             Ok((n, n))
         }
-        Some((a, b)) => {
-            let b = b.strip_prefix('=').unwrap_or(b);
-            let (first, last) = (number(a)?, number(b)?);
+        Some(written) => {
+            let written = written.map_err(anyhow::Error::msg)?;
+            let (first, last) = (written.start.get(), written.end.get());
+            if !written.inclusive {
+                eprintln!(
+                    "poker: warning: {arg} includes deal {last} (freecell ranges include both ends); write {first}..={last} to say so"
+                );
+            }
             if first > last {
                 bail!("range {arg}: the first deal must not be above the last");
             }

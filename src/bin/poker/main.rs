@@ -9,6 +9,7 @@ mod hand;
 mod judge;
 mod optimum;
 mod progress;
+mod ranges;
 mod render;
 mod run_options;
 mod shuffle;

@@ -24,8 +24,9 @@ pub enum SandboxArg {
 #[derive(clap::Args)]
 pub struct RunOptions {
     /// Run each game and each compilation in a bubblewrap sandbox (own
-    /// uid, namespaces, cgroup limits, private /tmp). Default: on with
-    /// --decks (a real contest), auto otherwise.
+    /// uid, namespaces, cgroup limits, private /tmp). Default: on for
+    /// `eval --decks` (a real contest), auto for `eval` on the built-in
+    /// decks and for `bench`.
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxArg>,
 
@@ -65,8 +66,9 @@ pub struct RunOptions {
     compile_time_limit: f64,
 
     /// Folder holding libpoker.so, to build .c and .pas contestants against
-    /// (and for .py contestants to load).
-    /// Default: next to this program.
+    /// (and for .py contestants to load); in the sandbox, a prebuilt
+    /// contestant finds only this folder's library. Default: next to this
+    /// program, or the package of the Python wheel that installed it.
     #[arg(long, value_name = "DIR")]
     lib_dir: Option<PathBuf>,
 }

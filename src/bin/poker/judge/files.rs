@@ -23,6 +23,10 @@ macro_rules! file {
 /// The problem statement; `@NAME@` is the problem's name.
 pub const STATEMENT: &str = include_str!("../../../../judge/problem_statement/problem.en.tex");
 
+/// The organiser's README.md; `@NAME@`, `@VERSION@`, `@DECKS@`, `@DIR@`,
+/// `@ARCH@` and `@GLIBC@` are filled in.
+pub const README: &str = include_str!("../../../../judge/README.md");
+
 /// DOMjudge's own settings: the contest's 5 seconds per game.
 pub const DOMJUDGE_INI: &str = "timelimit = 5\n";
 

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 /// runs on x86-64 Linux with a glibc at least as new as the one it was
 /// built against), the client files that give submissions POKER.H in C,
 /// C++, Pascal and Python, and example submissions. DIR must not exist or
-/// be empty. Check the result with problemtools' `verifyproblem DIR`.
+/// be empty. DIR/README.md tells the organiser how to check it (problemtools'
+/// `verifyproblem -t 5 DIR`), what to set, and what DOMjudge needs.
 #[derive(clap::Args)]
 pub struct Args {
     /// The folder to write the package into (created; must be empty).
@@ -67,10 +68,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     write_package(&args.dir, &args.name, &secret, &interactor)
         .with_context(|| format!("cannot write the package into {}", args.dir.display()))?;
     eprintln!(
-        "poker: wrote a problem package with {} secret decks into {}; check it with `verifyproblem {}`",
+        "poker: wrote a problem package with {} secret decks into {}; check it with \
+         `verifyproblem -t 5 {}` (5 s a game, as in the contest) and read {}",
         secret.len(),
         args.dir.display(),
-        args.dir.display()
+        args.dir.display(),
+        args.dir.join("README.md").display()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -114,6 +117,7 @@ fn write_package(
 ) -> anyhow::Result<()> {
     let max_score = MAX_GAME_TOTAL * secret.len();
     put(dir, "problem.yaml", &problem_yaml(name), false)?;
+    put(dir, "README.md", &readme(dir, name, secret.len()), false)?;
     put(dir, "domjudge-problem.ini", files::DOMJUDGE_INI, false)?;
     let statement = files::STATEMENT.replace("@NAME@", &tex_escape(name));
     put(dir, "problem_statement/problem.en.tex", &statement, false)?;
@@ -184,6 +188,31 @@ fn write_package(
         put(dir, path, text, false)?;
     }
     Ok(())
+}
+
+/// The organiser's README.md of a package in `dir` with `decks` secret
+/// decks: how to check it, what to set, DOMjudge's missing `include/`, and
+/// where its programs run (this machine's architecture and glibc).
+fn readme(dir: &Path, name: &str, decks: usize) -> String {
+    let folder = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    files::README
+        .replace("@NAME@", name)
+        .replace("@VERSION@", env!("CARGO_PKG_VERSION"))
+        .replace("@DECKS@", &decks.to_string())
+        .replace("@DIR@", &folder)
+        .replace("@ARCH@", std::env::consts::ARCH)
+        .replace("@GLIBC@", &glibc_version())
+}
+
+/// The version of the glibc this program runs with, e.g. "2.36".
+fn glibc_version() -> String {
+    // SAFETY: gnu_get_libc_version takes no arguments and returns a static
+    // NUL-terminated string.
+    let version = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) };
+    version.to_string_lossy().into_owned()
 }
 
 /// Writes `text` to `dir/path`, creating folders; `executable` sets 0755.

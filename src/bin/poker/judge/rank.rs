@@ -11,7 +11,7 @@ use std::process::ExitCode;
 /// FILE (`-` for standard input) holds one contestant a line: a name, then
 /// whitespace, then the total (a whole number, e.g. a judge's score for
 /// the problem). Blank lines and lines starting with `#` are ignored; a
-/// name may contain spaces (the total is the last field). Prints place,
+/// name may contain spaces (the total is the last field). Prints rank,
 /// name, total and ranking points: the best total is worth 10 points,
 /// others `10 * total / best` rounded to the nearest integer (halves up).
 /// A line without a total, a total that is not a whole number in
@@ -28,8 +28,13 @@ const MAX_FILE: u64 = 16 << 20;
 /// Runs `poker rank`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut bytes = Vec::new();
-    let shown = args.file.display();
-    if args.file.as_os_str() == "-" {
+    let stdin = args.file.as_os_str() == "-";
+    let shown = if stdin {
+        "standard input".to_string()
+    } else {
+        args.file.display().to_string()
+    };
+    if stdin {
         std::io::stdin()
             .take(MAX_FILE + 1)
             .read_to_end(&mut bytes)
@@ -94,7 +99,7 @@ fn table(results: &[ContestantResult]) -> String {
         .max(4);
     let mut out = format!(
         "{:>5}  {:<width$}  {:>10}  {:>6}\n",
-        "place", "name", "total", "points"
+        "rank", "name", "total", "points"
     );
     for r in results {
         out.push_str(&format!(

@@ -53,7 +53,7 @@ struct BenchView<'a> {
 }
 
 /// The benchmark page: the histogram of the contestant's totals next to the
-/// hindsight optimum's over the same decks, with each mean +- its
+/// hindsight optimum's over the same decks, with each mean ± its
 /// standard error.
 pub fn bench_page(page: &BenchPage) -> anyhow::Result<String> {
     let histogram = histogram(page)?;
@@ -81,19 +81,23 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
         .max(1);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
+        // Drawn small with large text: a phone shows it at about 360 px,
+        // where its text stays about 12 px high.
+        let root = SVGBackend::with_string(&mut svg, (480, 320)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
+            .margin(8)
+            .x_label_area_size(52)
             .y_label_area_size(52)
-            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..(top + top / 10 + 1))?;
+            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..(top + top / 3 + 1))?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .label_style(("sans-serif", 21))
+            .axis_desc_style(("sans-serif", 21))
             .x_desc("game total (points)")
             .y_desc("games")
-            .x_labels(17)
+            .x_labels(9)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw()?;
         let bars = |counts: [u32; 33], offset: f64, color: RGBColor| {
@@ -109,20 +113,21 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
         chart
             .draw_series(bars(played, -0.44, GREEN))?
             .label(format!(
-                "contestant: mean {:.2} +- {:.2}",
+                "contestant: mean {:.2} ± {:.2}",
                 page.mean, page.mean_error
             ))
             .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], GREEN.filled()));
         chart
             .draw_series(bars(best, 0.02, SLATE))?
             .label(format!(
-                "hindsight optimum: mean {:.2} +- {:.2}",
+                "hindsight optimum: mean {:.2} ± {:.2}",
                 page.best_mean, page.best_mean_error
             ))
             .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], SLATE.filled()));
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 21))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()?;
@@ -144,6 +149,9 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
     }
     let tricks = points.len().saturating_sub(1).max(1) as u64;
     let cards = points.first().map_or(1, |p| p.1 + p.2).max(1);
+    // Headroom above the deal's card count: the legend sits there, clear
+    // of the players' peaks.
+    let top = cards + cards / 3 + 1;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (820, 420)).into_drawing_area();
@@ -160,7 +168,7 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
             )
             .x_label_area_size(36)
             .y_label_area_size(46)
-            .build_cartesian_2d(0u64..tricks, 0usize..cards)?;
+            .build_cartesian_2d(0u64..tricks, 0usize..top)?;
         chart
             .configure_mesh()
             .x_desc("tricks played")
@@ -170,11 +178,16 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
             let start = first.saturating_sub(1);
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    vec![(start, 0), (start, cards)],
+                    vec![(start, 0), (start, top)],
                     ShapeStyle::from(&BLACK).stroke_width(2),
                 )))?
                 .label(format!("the loop starts here (after trick {start})"))
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK));
+                .legend(|(x, y)| {
+                    PathElement::new(
+                        vec![(x, y), (x + 14, y)],
+                        ShapeStyle::from(&BLACK).stroke_width(2),
+                    )
+                });
         }
         chart
             .draw_series(LineSeries::new(

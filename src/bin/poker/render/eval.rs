@@ -101,7 +101,15 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                     // A failure shared by several games is told once, at
                     // the first of them.
                     let failure = failures.iter().find(|f| f.decks.contains(&t.deck));
-                    let repeated = failure.is_some_and(|f| f.decks[0] != t.deck);
+                    // Its stderr is "as on deck N above" only when deck N
+                    // showed that same, non-empty stderr.
+                    let repeated = failure.is_some_and(|f| {
+                        f.decks[0] != t.deck
+                            && !t.stderr.trim().is_empty()
+                            && r.tests
+                                .iter()
+                                .any(|o| o.deck == f.decks[0] && o.stderr == t.stderr)
+                    });
                     GameView {
                         deck: t.deck,
                         score: t.score,
