@@ -37,6 +37,9 @@ pub struct Program {
     /// A folder it may write (a compiler's output): bound read-write at the
     /// same path in the sandbox.
     pub output_dir: Option<PathBuf>,
+    /// The largest file it and its children may write, in bytes
+    /// (`RLIMIT_FSIZE`: SIGXFSZ past it); `None`: no such limit.
+    pub file_size_limit: Option<u64>,
 }
 
 /// How programs of one evaluation are started.
@@ -89,6 +92,15 @@ impl Launcher {
         }
     }
 
+    /// The name of the seccomp filter every program runs under
+    /// ([`sandbox::SYSCALL_FILTER`]); `None` for plain processes.
+    pub fn syscall_filter(&self) -> Option<&'static str> {
+        match self {
+            Launcher::Plain => None,
+            Launcher::Bubblewrap { .. } => Some(sandbox::SYSCALL_FILTER),
+        }
+    }
+
     /// Each of `limits` with how this launcher enforces it.
     pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
         match self {
@@ -119,7 +131,10 @@ impl Launcher {
                 if let Some(dir) = &program.output_dir {
                     mounts.rw_binds.push((dir.clone(), dir.clone()));
                 }
-                let jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                let mut jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                if let Some(bytes) = program.file_size_limit {
+                    jail.limit_file_size(bytes);
+                }
                 let command = jail.command(&program.path, &program.args, &program.env);
                 Ok(Launch {
                     command,
@@ -183,6 +198,7 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
     command.envs(program.env.iter().map(|(k, v)| (k, v)));
     let cpu = limits.cpu_seconds();
     let open_files = u64::from(limits.open_files);
+    let file_size = program.file_size_limit;
     // SAFETY: only setrlimit system calls, nothing allocated.
     unsafe {
         command.pre_exec(move || {
@@ -194,6 +210,9 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
             setrlimit(Resource::Cpu, limit(cpu, cpu + 1))?;
             setrlimit(Resource::Nofile, limit(open_files, open_files))?;
             setrlimit(Resource::Core, limit(0, 0))?;
+            if let Some(bytes) = file_size {
+                setrlimit(Resource::Fsize, limit(bytes, bytes))?;
+            }
             Ok(())
         });
     }

@@ -16,17 +16,19 @@ pub mod manager;
 pub mod process;
 pub mod report;
 pub mod results;
+pub mod verdict;
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
+pub use verdict::{Verdict, classify};
 
 use crate::contest::{ContestDeck, Game};
 use crate::optimum::deck_optimum;
 use crate::protocol::{CHANNEL_ENV, Transport};
-use crate::sandbox::{Ending as ProgramEnding, Outcome};
+use crate::sandbox::Outcome;
 use manager::Ending;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
@@ -121,11 +123,6 @@ fn judge(
         n => format!("{n} placements"),
     };
     let limits = &config.limits;
-    let over_memory = outcome.is_some_and(|o| o.usage.oom_killed);
-    let over_cpu = outcome.is_some_and(|o| {
-        matches!(o.ending, ProgramEnding::Signaled(s) if s == libc::SIGXCPU)
-            || o.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
-    });
     match ending {
         Ending::Finished(_) => return (Status::Ok, None),
         Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
@@ -136,51 +133,53 @@ fn judge(
             );
         }
         Ending::Failed(what) => return (Status::Error, Some(what)),
-        _ if over_memory => {
-            return (
-                Status::Memory,
-                Some(format!(
-                    "memory limit of {} MiB exceeded after {placed}",
-                    limits.memory >> 20
-                )),
-            );
-        }
-        _ if over_cpu => {
-            return (
-                Status::CpuTime,
-                Some(format!(
-                    "CPU time limit of {} s exceeded after {placed}",
-                    limits.cpu.as_secs_f64()
-                )),
-            );
-        }
-        Ending::TimedOut => {
-            return (
-                Status::Timeout,
-                Some(format!(
-                    "time limit of {} s exceeded after {placed}",
-                    limits.wall.as_secs_f64()
-                )),
-            );
-        }
-        Ending::Closed | Ending::Exited => {}
+        Ending::TimedOut | Ending::Closed | Ending::Exited => {}
     }
-    match outcome.map(|o| &o.ending) {
-        Some(ProgramEnding::FailedToStart(why)) => (
+    let timed_out = matches!(ending, Ending::TimedOut);
+    match classify(outcome, timed_out, limits) {
+        Verdict::Memory => (
+            Status::Memory,
+            Some(format!(
+                "memory limit of {} MiB exceeded after {placed}",
+                limits.memory >> 20
+            )),
+        ),
+        Verdict::CpuTime => (
+            Status::CpuTime,
+            Some(format!(
+                "CPU time limit of {} s exceeded after {placed}",
+                limits.cpu.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime if timed_out => (
+            Status::Timeout,
+            Some(format!(
+                "time limit of {} s exceeded after {placed}",
+                limits.wall.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime => (
+            Status::Incomplete,
+            Some(format!("closed its channel after {placed}")),
+        ),
+        Verdict::FailedToStart(why) => (
             Status::Error,
             Some(format!("the sandbox failed to start the program: {why}")),
         ),
-        Some(ProgramEnding::Signaled(signal)) => (
+        Verdict::Signaled(signal) => (
             Status::Crash,
-            Some(format!("killed by {} after {placed}", signal_name(*signal))),
+            Some(format!("killed by {} after {placed}", signal_name(signal))),
         ),
-        Some(ProgramEnding::Exited(code)) => (
+        Verdict::FileSize => (
+            Status::Crash,
+            Some(format!(
+                "killed by {} after {placed}",
+                signal_name(libc::SIGXFSZ)
+            )),
+        ),
+        Verdict::Exited(code) => (
             Status::Incomplete,
             Some(format!("exited with status {code} after {placed}")),
-        ),
-        None => (
-            Status::Incomplete,
-            Some(format!("closed its channel after {placed}")),
         ),
     }
 }
@@ -198,6 +197,7 @@ pub fn signal_name(signal: i32) -> String {
         libc::SIGINT => "SIGINT",
         libc::SIGPIPE => "SIGPIPE",
         libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
         libc::SIGTRAP => "SIGTRAP",
         _ => "signal",
     };

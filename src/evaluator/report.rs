@@ -17,6 +17,9 @@ use std::fmt::Write;
 pub struct Report {
     /// `"bubblewrap"` or `"off"`: how contestants were confined.
     pub sandbox: &'static str,
+    /// The seccomp filter of every game and compilation (e.g. `"poker-1"`),
+    /// `null` without the sandbox.
+    pub syscall_filter: Option<&'static str>,
     /// Each game limit with its value and how it was enforced.
     pub limits: Vec<LimitReport>,
     /// Every contestant's games, total and rank.
@@ -209,6 +212,7 @@ impl Report {
     pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
         Report {
             sandbox: config.launcher.name(),
+            syscall_filter: config.launcher.syscall_filter(),
             limits: config.limit_reports(),
             contestants,
             warnings: config.warning.iter().cloned().collect(),
@@ -223,7 +227,14 @@ impl Report {
         for warning in &self.warnings {
             let _ = writeln!(out, "warning: {warning}");
         }
-        let _ = writeln!(out, "sandbox: {}", self.sandbox);
+        match self.syscall_filter {
+            Some(filter) => {
+                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", self.sandbox);
+            }
+            None => {
+                let _ = writeln!(out, "sandbox: {}", self.sandbox);
+            }
+        }
         for limit in &self.limits {
             let _ = writeln!(out, "  limit {limit}");
         }

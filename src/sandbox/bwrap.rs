@@ -15,8 +15,10 @@ use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
 use super::cgroup::{CgroupJoin, GameCgroup};
+use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
 use super::mounts::{FIRST_PASSED_FD, Mounts, fd_number, system_args};
+use super::reaper::{REAPER, REAPER_PATH, Report as ReaperReport};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
 /// The environment every game starts with, before the caller's variables.
@@ -73,9 +75,10 @@ pub fn probe() -> Result<PathBuf, String> {
 pub enum Ending {
     /// The program exited with this code (0–255).
     Exited(i32),
-    /// The program was killed by this signal. bubblewrap reports a death by
-    /// signal n as exit code 128+n, so a program that exits with 129–192
-    /// is reported here too.
+    /// The program was killed by this signal. In the sandbox its wait status
+    /// comes from the reaper ([`REAPER_PATH`]), so a program that calls
+    /// `exit(139)` is `Exited(139)`; only if the reaper itself was killed
+    /// (by its own program) is bubblewrap's 128 + n read as signal n.
     Signaled(i32),
     /// bubblewrap failed before the program started: its error message
     /// (from the stderr the caller captured) or its exit status.
@@ -119,6 +122,13 @@ pub struct Jail {
     status_write: Arc<OwnedFd>,
     status_read: OwnedFd,
     status: Mutex<Vec<u8>>,
+    /// The reaper's channel: it writes its program's wait status here.
+    reaper_write: Arc<OwnedFd>,
+    reaper_read: OwnedFd,
+    /// `RLIMIT_FSIZE` of the program, if any.
+    file_size: Option<u64>,
+    /// Writable folders handed to the leased uid, given back on drop.
+    handed_over: Vec<PathBuf>,
 }
 
 impl Jail {
@@ -144,7 +154,29 @@ impl Jail {
             Ok(cg) => (Some(cg), None),
             Err(e) => (None, Some(e.to_string())),
         };
-        let prepared = mounts.prepare(lease.is_some())?;
+        let mut prepared = mounts.prepare(lease.is_some())?;
+        // The writable folders (a compiler's build folder) belong to the
+        // leased uid while it runs, so they can stay private (mode 0700).
+        let mut handed_over = Vec::new();
+        if let Some(lease) = &lease {
+            for (host, _) in &mounts.rw_binds {
+                match std::os::unix::fs::chown(host, Some(lease.uid), Some(lease.gid)) {
+                    Ok(()) => handed_over.push(host.clone()),
+                    // bubblewrap names the missing folder itself.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let filter = Arc::new(memory_file(
+            "poker-seccomp",
+            super::filter::program_bytes(),
+            FIRST_PASSED_FD,
+        )?);
+        let reaper = Arc::new(memory_file("poker-reaper", REAPER, FIRST_PASSED_FD)?);
+        let (reaper_read, reaper_write) =
+            rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
+        let reaper_write = rustix::io::fcntl_dupfd_cloexec(&reaper_write, FIRST_PASSED_FD)?;
         let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
         let write = rustix::io::fcntl_dupfd_cloexec(&write, FIRST_PASSED_FD)?;
         let mut args: Vec<OsString> = [
@@ -152,6 +184,10 @@ impl Jail {
             "--unshare-user",
             "--disable-userns",
             "--die-with-parent",
+            // The reaper is the namespace's init: the program cannot signal
+            // it (the kernel ignores such signals to an init from inside),
+            // and when it exits the kernel kills whatever is left.
+            "--as-pid-1",
             "--new-session",
             "--cap-drop",
             "ALL",
@@ -169,6 +205,13 @@ impl Jail {
         ]);
         args.extend(prepared.args);
         args.extend([
+            "--perms".into(),
+            "0555".into(),
+            "--ro-bind-data".into(),
+            fd_number(&reaper).into(),
+            REAPER_PATH.into(),
+        ]);
+        args.extend([
             "--remount-ro".into(),
             "/".into(),
             "--remount-ro".into(),
@@ -177,7 +220,11 @@ impl Jail {
             "/tmp".into(),
             "--json-status-fd".into(),
             fd_number(&write).into(),
+            "--seccomp".into(),
+            fd_number(&filter).into(),
         ]);
+        prepared.data_fds.push(filter);
+        prepared.data_fds.push(reaper);
         Ok(Jail {
             bwrap: bwrap.to_owned(),
             limits: limits.clone(),
@@ -189,6 +236,10 @@ impl Jail {
             status_write: Arc::new(write),
             status_read: read,
             status: Mutex::new(Vec::new()),
+            reaper_write: Arc::new(reaper_write),
+            reaper_read,
+            file_size: None,
+            handed_over,
         })
     }
 
@@ -202,6 +253,13 @@ impl Jail {
         self.cgroup.as_ref()
     }
 
+    /// Limits the size of every file the program and its children write
+    /// (`RLIMIT_FSIZE`, in bytes): past it the write fails and the writer
+    /// gets SIGXFSZ. Call before [`Jail::command`].
+    pub fn limit_file_size(&mut self, bytes: u64) {
+        self.file_size = Some(bytes);
+    }
+
     /// The rlimits the jail sets, as `(resource, soft, hard)`.
     fn rlimits(&self) -> Vec<(Resource, u64, u64)> {
         let l = &self.limits;
@@ -211,6 +269,9 @@ impl Jail {
             (Resource::Cpu, cpu, cpu + 1),
             (Resource::Core, 0, 0),
         ];
+        if let Some(bytes) = self.file_size {
+            r.push((Resource::Fsize, bytes, bytes));
+        }
         let pids_cgroup = self.cgroup.as_ref().is_some_and(|c| c.limits_processes());
         if self.lease.is_some() && !pids_cgroup {
             r.push((Resource::Nproc, l.processes.into(), l.processes.into()));
@@ -248,12 +309,17 @@ impl Jail {
         for (k, v) in base.chain(env.iter().cloned()) {
             cmd.arg("--setenv").arg(k).arg(v);
         }
-        cmd.arg("--").arg(program).args(args);
+        cmd.arg("--")
+            .arg(REAPER_PATH)
+            .arg(fd_number(&self.reaper_write))
+            .arg(program)
+            .args(args);
 
         let join: Option<CgroupJoin> = self.cgroup.as_ref().map(|c| c.join_fds());
         let rlimits = self.rlimits();
         let data = self.data_fds.clone();
         let status = self.status_write.clone();
+        let reaper = self.reaper_write.clone();
         let ids = self.lease.as_ref().map(|l| (l.uid, l.gid));
         let child = move || -> io::Result<()> {
             // No allocation from here on: this runs between fork and exec.
@@ -269,6 +335,7 @@ impl Jail {
                 rustix::io::fcntl_setfd(&**fd, FdFlags::empty())?;
             }
             rustix::io::fcntl_setfd(&*status, FdFlags::empty())?;
+            rustix::io::fcntl_setfd(&*reaper, FdFlags::empty())?;
             for &(resource, soft, hard) in &rlimits {
                 let limit = Rlimit {
                     current: Some(soft),
@@ -283,10 +350,11 @@ impl Jail {
                 rustix::thread::set_thread_res_gid(gid, gid, gid)?;
                 rustix::thread::set_thread_res_uid(uid, uid, uid)?;
             }
+            join_new_session_keyring()?;
             Ok(())
         };
         // SAFETY: the closure only makes system calls (close_range, write,
-        // lseek, fcntl, prlimit, setgroups, setresgid, setresuid) on memory allocated
+        // lseek, fcntl, prlimit, setgroups, setresgid, setresuid, keyctl) on memory allocated
         // before the fork; it allocates nothing and takes no lock.
         unsafe { cmd.pre_exec(child) };
         cmd
@@ -331,19 +399,33 @@ impl Jail {
     /// it holds bubblewrap's message.
     pub fn outcome(&self, bwrap_status: ExitStatus, stderr: &[u8]) -> Outcome {
         let text = self.status_text();
-        let field = |key: &str| status_field(&text, key);
-        let decode = |code: i64| match code {
-            129..=192 => Ending::Signaled((code - 128) as i32),
-            _ => Ending::Exited(code as i32),
-        };
-        // bubblewrap writes "exit-code" only when the program ran; without
-        // it, a bubblewrap that exited by itself failed to set the jail up,
-        // and one killed by a signal was killed by the evaluator or the
-        // kernel (its program with it).
-        let ending = match (field("exit-code"), bwrap_status.signal()) {
-            (Some(code), _) => decode(code),
-            (None, Some(sig)) => Ending::Signaled(sig),
-            (None, None) => {
+        let mut reaper_text = Vec::new();
+        let mut chunk = [0u8; 256];
+        while let Ok(n @ 1..) = rustix::io::read(&self.reaper_read, &mut chunk) {
+            reaper_text.extend_from_slice(&chunk[..n]);
+        }
+        let reaper = super::reaper::parse(&String::from_utf8_lossy(&reaper_text));
+        // The reaper's report is exact. Without it: bubblewrap writes
+        // "exit-code" only when what it started (the reaper) ran, so the
+        // reaper itself was killed (by its program or the kernel), which
+        // bubblewrap reports as 128 + the signal; with no "exit-code", a
+        // bubblewrap that exited by itself failed to set the jail up, and
+        // one killed by a signal was killed by the evaluator or the kernel
+        // (its program with it).
+        let ending = match (
+            reaper,
+            status_field(&text, "exit-code"),
+            bwrap_status.signal(),
+        ) {
+            (Some(ReaperReport::WaitStatus(status)), _, _) => wait_status_ending(status),
+            (Some(ReaperReport::ExecErrno(errno)), _, _) => Ending::FailedToStart(format!(
+                "cannot run the program: {}",
+                io::Error::from_raw_os_error(errno)
+            )),
+            (None, Some(code @ 129..=192), _) => Ending::Signaled((code - 128) as i32),
+            (None, Some(code), _) => Ending::Exited(code as i32),
+            (None, None, Some(sig)) => Ending::Signaled(sig),
+            (None, None, None) => {
                 let text = String::from_utf8_lossy(stderr);
                 let message = text
                     .lines()
@@ -416,9 +498,55 @@ impl Jail {
     }
 }
 
+/// Makes the calling process join a fresh anonymous session keyring, so
+/// that the game possesses none of the evaluator's keys (a service's or a
+/// login's session keyring, with its tickets and credentials) and leaves
+/// none to a later game. To run between fork and exec, after the uid change
+/// (the new keyring belongs to the game's uid).
+///
+/// rustix has no `keyctl`; the raw call's result is checked.
+fn join_new_session_keyring() -> io::Result<()> {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) reads no memory:
+    // a null name asks for a new anonymous keyring.
+    let result = unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        )
+    };
+    if result < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        // Give the writable folders back to the evaluator before the uid
+        // is freed for another game. Failure leaves a folder of a uid no
+        // game can reach (it is no mount source of any other game).
+        let me = (rustix::process::geteuid(), rustix::process::getegid());
+        for dir in &self.handed_over {
+            let _ = std::os::unix::fs::chown(dir, Some(me.0.as_raw()), Some(me.1.as_raw()));
+        }
+    }
+}
+
+/// The ending a `waitpid` status word describes.
+fn wait_status_ending(status: i32) -> Ending {
+    let signal = status & 0x7f;
+    if signal == 0 {
+        Ending::Exited((status >> 8) & 0xff)
+    } else {
+        Ending::Signaled(signal)
+    }
+}
+
 /// The integer value of `"key":` in bubblewrap's status objects (it writes
 /// only flat objects of string keys and integer values).
-fn status_field(text: &str, key: &str) -> Option<i64> {
+pub(crate) fn status_field(text: &str, key: &str) -> Option<i64> {
     let quoted = format!("\"{key}\"");
     let rest = &text[text.find(&quoted)? + quoted.len()..];
     let rest = rest.trim_start().strip_prefix(':')?.trim_start();
@@ -430,7 +558,18 @@ fn status_field(text: &str, key: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::status_field;
+    use super::{Ending, status_field, wait_status_ending};
+
+    #[test]
+    fn wait_statuses_are_decoded_as_waitpid_documents_them() {
+        // exit(139): status 139 << 8; SIGSEGV: 11; SIGKILL with a core
+        // flag off: 9; exit(0): 0 (glibc's WIFEXITED/WEXITSTATUS).
+        assert_eq!(wait_status_ending(139 << 8), Ending::Exited(139));
+        assert_eq!(wait_status_ending(11), Ending::Signaled(11));
+        assert_eq!(wait_status_ending(0x80 | 11), Ending::Signaled(11));
+        assert_eq!(wait_status_ending(9), Ending::Signaled(9));
+        assert_eq!(wait_status_ending(0), Ending::Exited(0));
+    }
 
     #[test]
     fn status_fields_are_read_from_bubblewraps_objects() {
