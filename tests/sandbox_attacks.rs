@@ -84,6 +84,8 @@ fn command(
         .arg(common::lib_dir())
         .arg("--decks")
         .arg(&s.deck)
+        .arg("--order-seed")
+        .arg(in_order_seed(contestants.len()).to_string())
         .args(["--time-limit", "5"])
         .args(extra)
         .arg("--")
@@ -92,6 +94,17 @@ fn command(
         .current_dir(&s.dir)
         .stdin(Stdio::null());
     cmd
+}
+
+/// A seed with which `poker eval` plays `contestants` games on one deck in
+/// the order given: the attacks that leave something for the contestants
+/// after them (a file, a key) need it. The evaluator shuffles the order by
+/// default, so the seed is looked for.
+fn in_order_seed(contestants: usize) -> u64 {
+    let given: Vec<(usize, usize)> = (0..contestants).map(|c| (c, 0)).collect();
+    (0..)
+        .find(|&seed| poker::evaluator::game_order(contestants, 1, seed) == given)
+        .unwrap()
 }
 
 /// Waits for `child` at most `limit`, then kills it and fails.
@@ -1002,6 +1015,8 @@ fn keyring_relay_works_without_the_sandbox() {
     let spy = hostile("keyring_spy.c");
     let friend = hostile("keyring_friend.c");
     let json = off(&s, &[], &[&spy, &friend]);
+    // The order was asked for, and the audit records it.
+    assert_eq!(json["audit"]["game_order_seed"], in_order_seed(2), "{json}");
     let left = stderr_of(&json, "keyring_spy");
     let cards = left
         .lines()

@@ -233,9 +233,25 @@ pub fn play_many(
     }))
 }
 
+/// The order [`evaluate`] plays its games in: every `(contestant, deck)`
+/// pair (0-based), shuffled by a ChaCha8 generator seeded with `seed`
+/// (rand 0.9 `SliceRandom::shuffle`). A spy's game is followed by any
+/// contestant's, so the moment it ends tells no chosen friend anything.
+pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, usize)> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut order: Vec<(usize, usize)> = (0..contestants)
+        .flat_map(|c| (0..decks).map(move |d| (c, d)))
+        .collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    order
+}
+
 /// Runs every contestant over every deck, one game at a time (so timing is
-/// fair), calling `on_game` after each game, and ranks the results. Each
-/// game also carries its deck's hindsight optimum (the best possible score).
+/// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
+/// calling `on_game` after each game, and ranks the results (each
+/// contestant's games in deck order). Each game also carries its deck's
+/// hindsight optimum (the best possible score).
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],
@@ -245,21 +261,23 @@ pub fn evaluate(
 ) -> std::io::Result<Vec<ContestantResult>> {
     let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
+    let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
+    for (c, i) in game_order(contestants.len(), decks.len(), config.order_seed) {
+        let contestant = &contestants[c];
+        let game = match &contestant.program {
+            Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+            Err(why) => GameResult::not_run(i + 1, why.clone()),
+        };
+        let game = GameResult {
+            best_possible: Some(best[i]),
+            ..game
+        };
+        on_game(contestant, &game);
+        games[c][i] = Some(game);
+    }
     let mut results = Vec::new();
-    for contestant in contestants {
-        let mut tests = Vec::new();
-        for (i, deck) in decks.iter().enumerate() {
-            let game = match &contestant.program {
-                Ok(program) => play(supervisor, program, deck, i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
-            };
-            let game = GameResult {
-                best_possible: Some(best[i]),
-                ..game
-            };
-            on_game(contestant, &game);
-            tests.push(game);
-        }
+    for (contestant, tests) in contestants.iter().zip(games) {
+        let tests: Vec<GameResult> = tests.into_iter().flatten().collect();
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
@@ -273,4 +291,23 @@ pub fn evaluate(
     }
     rank(&mut results);
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_order;
+
+    #[test]
+    fn the_game_order_is_a_seeded_permutation_of_every_game() {
+        let order = game_order(3, 4, 7);
+        let mut sorted = order.clone();
+        sorted.sort();
+        let all: Vec<(usize, usize)> = (0..3).flat_map(|c| (0..4).map(move |d| (c, d))).collect();
+        assert_eq!(sorted, all);
+        assert_eq!(game_order(3, 4, 7), order);
+        // Not contestant after contestant, and another seed, another order
+        // (for these seeds; a coincidence would have odds of 1 in 12!).
+        assert_ne!(order, all);
+        assert_ne!(game_order(3, 4, 8), order);
+    }
 }

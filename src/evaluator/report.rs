@@ -49,6 +49,10 @@ pub struct Audit {
     /// For each contestant and deck, the shell commands that replay the
     /// game in practice mode.
     pub replay: Vec<Replay>,
+    /// The seed of the order the games were played in
+    /// ([`super::game_order`]); `poker eval --order-seed` plays them in the
+    /// same order again.
+    pub game_order_seed: u64,
 }
 
 /// How one contestant was compiled.
@@ -117,8 +121,13 @@ fn shell_line(words: &[String]) -> String {
 
 impl Audit {
     /// The audit of `contestants` run over `decks`, whose canonical text
-    /// hashes to `decks_sha256`.
-    pub fn new(contestants: &[Contestant], decks: &[ContestDeck], decks_sha256: String) -> Audit {
+    /// hashes to `decks_sha256`, in the game order of `game_order_seed`.
+    pub fn new(
+        contestants: &[Contestant],
+        decks: &[ContestDeck],
+        decks_sha256: String,
+        game_order_seed: u64,
+    ) -> Audit {
         let compile = contestants
             .iter()
             .filter(|c| !c.compile_command.is_empty())
@@ -150,6 +159,7 @@ impl Audit {
             compile,
             decks_sha256,
             replay,
+            game_order_seed,
         }
     }
 
@@ -167,6 +177,11 @@ impl Audit {
             out,
             "  decks: {decks}, sha256 {} (of one deck a line, as in a deck file without comments)",
             self.decks_sha256
+        );
+        let _ = writeln!(
+            out,
+            "  games played in a shuffled order: --order-seed {}",
+            self.game_order_seed
         );
         for record in &self.compile {
             let _ = writeln!(

@@ -67,7 +67,10 @@
 //!   cached page from a cold one, so a spy that reads a rarely used file
 //!   leaves a bit a later game can time;
 //! - the clock: a spy can end its last game at a chosen moment and the next
-//!   game can read the time (a few bits per game);
+//!   game can read the time (a few bits per game); the evaluator plays its
+//!   games in a seeded shuffled order across contestants and decks
+//!   (`evaluator::game_order`, the seed in the audit), so a spy cannot know
+//!   whose game comes next;
 //! - page-fault timing on memory a game maps;
 //! - CPU contention between concurrent games (`poker bench --jobs`, one
 //!   contestant only).
