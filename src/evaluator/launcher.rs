@@ -3,7 +3,7 @@
 //! [`super::play`] and the toolchain, plain processes or the bubblewrap
 //! sandbox ([`crate::sandbox`]).
 
-use crate::sandbox::{self, Ending, Jail, LimitReport, Limits, Mounts, Outcome, Usage};
+use crate::sandbox::{self, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage};
 use std::ffi::OsString;
 use std::ops::Range;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -55,6 +55,8 @@ pub enum Launcher {
         bwrap: PathBuf,
         /// The uids leased to runs.
         uid_range: Range<u32>,
+        /// How its jails enforce the limits, found once by the probe.
+        facts: JailFacts,
     },
 }
 
@@ -63,19 +65,20 @@ impl Launcher {
     /// set when `Auto` fell back to plain processes; an error message when
     /// `On` cannot be had.
     pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
-        let bubblewrap = |bwrap| Launcher::Bubblewrap {
+        let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
             uid_range: sandbox::DEFAULT_UID_RANGE,
+            facts,
         };
         match (mode, mode != SandboxMode::Off) {
             (SandboxMode::Off, _) | (_, false) => Ok((Launcher::Plain, None)),
-            (SandboxMode::On, true) => sandbox::probe()
+            (SandboxMode::On, true) => sandbox::probe_jail()
                 .map(|bwrap| (bubblewrap(bwrap), None))
                 .map_err(|why| {
                     format!("the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined")
                 }),
-            (SandboxMode::Auto, true) => Ok(match sandbox::probe() {
-                Ok(bwrap) => (bubblewrap(bwrap), None),
+            (SandboxMode::Auto, true) => Ok(match sandbox::probe_jail() {
+                Ok(probed) => (bubblewrap(probed), None),
                 Err(why) => (
                     Launcher::Plain,
                     Some(format!("no sandbox: contestants run unconfined ({why})")),
@@ -101,16 +104,12 @@ impl Launcher {
         }
     }
 
-    /// Each of `limits` with how this launcher enforces it.
+    /// Each of `limits` with how this launcher enforces it: for the sandbox,
+    /// from what its probe found (no jail is made for it).
     pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
         match self {
             Launcher::Plain => plain_limit_reports(limits),
-            Launcher::Bubblewrap { bwrap, uid_range } => {
-                match Jail::new(bwrap, limits, &Mounts::default(), uid_range.clone()) {
-                    Ok(jail) => jail.limit_reports(),
-                    Err(_) => plain_limit_reports(limits),
-                }
-            }
+            Launcher::Bubblewrap { facts, .. } => facts.limit_reports(limits),
         }
     }
 
@@ -123,7 +122,9 @@ impl Launcher {
                 command: plain_command(program, limits),
                 jail: None,
             }),
-            Launcher::Bubblewrap { bwrap, uid_range } => {
+            Launcher::Bubblewrap {
+                bwrap, uid_range, ..
+            } => {
                 let mut mounts = Mounts::default();
                 for file in &program.files {
                     mounts.ro_binds.push((file.clone(), file.clone()));

@@ -31,6 +31,12 @@ pub const BASE_ENV: &[(&str, &str)] = &[("PATH", "/usr/bin:/bin"), ("HOME", "/tm
 /// `PATH`. Errors: a message saying what failed and naming the Debian
 /// package `bubblewrap`.
 pub fn probe() -> Result<PathBuf, String> {
+    probe_jail().map(|(bwrap, _)| bwrap)
+}
+
+/// [`probe`], also saying how a jail here enforces the limits (from the
+/// jail it ran `/bin/true` in), for reports that need no jail of their own.
+pub fn probe_jail() -> Result<(PathBuf, JailFacts), String> {
     let candidates = std::iter::once(PathBuf::from("/usr/bin/bwrap")).chain(
         std::env::var_os("PATH")
             .map(|p| {
@@ -65,7 +71,7 @@ pub fn probe() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| fail(e.to_string()))?;
     match jail.outcome(out.status, &out.stderr).ending {
-        Ending::Exited(0) => Ok(bwrap),
+        Ending::Exited(0) => Ok((bwrap, jail.facts())),
         other => Err(fail(format!("/bin/true in a jail: {other:?}"))),
     }
 }
@@ -447,9 +453,53 @@ impl Jail {
         Outcome { ending, usage }
     }
 
+    /// How this jail enforces limits: its cgroup's controllers (or why it
+    /// has none) and whether it runs as a leased uid.
+    pub fn facts(&self) -> JailFacts {
+        JailFacts {
+            cgroup: self.cgroup.as_ref().map(|c| CgroupFacts {
+                version: c.version(),
+                memory: c.limits_memory(),
+                processes: c.limits_processes(),
+            }),
+            cgroup_error: self.cgroup_error.clone(),
+            leased_uid: self.lease.is_some(),
+        }
+    }
+
     /// Each limit with its value and how it is enforced in this jail.
     pub fn limit_reports(&self) -> Vec<LimitReport> {
-        let l = &self.limits;
+        self.facts().limit_reports(&self.limits)
+    }
+}
+
+/// What a game's cgroup limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CgroupFacts {
+    /// The cgroup version: 1 or 2.
+    pub version: u8,
+    /// Whether it limits memory.
+    pub memory: bool,
+    /// Whether it limits the number of processes.
+    pub processes: bool,
+}
+
+/// How jails on this machine enforce the limits, as found once by
+/// [`probe_jail`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JailFacts {
+    /// The game's cgroup, if one could be made.
+    pub cgroup: Option<CgroupFacts>,
+    /// Why no cgroup could be made, if none.
+    pub cgroup_error: Option<String>,
+    /// Whether games run as a leased uid (the evaluator is root).
+    pub leased_uid: bool,
+}
+
+impl JailFacts {
+    /// Each of `limits` with its value and how such a jail enforces it.
+    pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
+        let l = limits;
         let cg = self.cgroup.as_ref();
         let why_no_cgroup = || {
             self.cgroup_error
@@ -457,18 +507,14 @@ impl Jail {
                 .unwrap_or_else(|| "the cgroup lacks this controller".into())
         };
         let memory = match cg {
-            Some(c) if c.limits_memory() => Enforcement::Cgroup {
-                version: c.version(),
-            },
+            Some(c) if c.memory => Enforcement::Cgroup { version: c.version },
             _ => Enforcement::Rlimit {
                 scope: RlimitScope::Process,
             },
         };
         let processes = match cg {
-            Some(c) if c.limits_processes() => Enforcement::Cgroup {
-                version: c.version(),
-            },
-            _ if self.lease.is_some() => Enforcement::Rlimit {
+            Some(c) if c.processes => Enforcement::Cgroup { version: c.version },
+            _ if self.leased_uid => Enforcement::Rlimit {
                 scope: RlimitScope::Uid,
             },
             _ => Enforcement::NotEnforced {
@@ -559,6 +605,54 @@ pub(crate) fn status_field(text: &str, key: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::{Ending, status_field, wait_status_ending};
+
+    #[test]
+    fn limit_reports_follow_the_probed_facts_without_a_jail() {
+        use super::{CgroupFacts, JailFacts};
+        use crate::sandbox::{Enforcement, Limits, RlimitScope};
+        let how = |facts: &JailFacts, name: &str| {
+            let reports = facts.limit_reports(&Limits::default());
+            reports
+                .into_iter()
+                .find(|r| r.name == name)
+                .unwrap()
+                .enforcement
+        };
+        // As the README's table says: a cgroup v2 with both controllers.
+        let full = JailFacts {
+            cgroup: Some(CgroupFacts {
+                version: 2,
+                memory: true,
+                processes: true,
+            }),
+            cgroup_error: None,
+            leased_uid: true,
+        };
+        assert_eq!(how(&full, "memory"), Enforcement::Cgroup { version: 2 });
+        assert_eq!(how(&full, "processes"), Enforcement::Cgroup { version: 2 });
+        // No cgroup, no root: per-process rlimits, no process count.
+        let bare = JailFacts {
+            cgroup: None,
+            cgroup_error: Some("no cgroup here".into()),
+            leased_uid: false,
+        };
+        let per_process = Enforcement::Rlimit {
+            scope: RlimitScope::Process,
+        };
+        assert_eq!(how(&bare, "memory"), per_process);
+        assert!(matches!(
+            how(&bare, "processes"),
+            Enforcement::NotEnforced { reason } if reason.contains("no cgroup here")
+        ));
+        let leased = JailFacts {
+            leased_uid: true,
+            ..bare
+        };
+        let per_uid = Enforcement::Rlimit {
+            scope: RlimitScope::Uid,
+        };
+        assert_eq!(how(&leased, "processes"), per_uid);
+    }
 
     #[test]
     fn wait_statuses_are_decoded_as_waitpid_documents_them() {

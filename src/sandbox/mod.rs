@@ -125,7 +125,9 @@ mod reaper;
 mod scratch;
 mod uid;
 
-pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
+pub use bwrap::{
+    BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
+};
 pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
