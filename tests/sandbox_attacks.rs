@@ -667,7 +667,7 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
     if !finished {
         // SAFETY: kill takes a process group and a signal; the group is our child's.
         unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-        kill_mentioning(source.to_str().unwrap());
+        kill_mentioning(s.tmp.to_str().unwrap());
     }
     let output = child.wait_with_output().unwrap();
     assert!(finished, "still compiling after {:?}", start.elapsed());
@@ -703,7 +703,9 @@ fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
     // SAFETY: kill takes a process group and a signal; the group is our child's.
     unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
     let _ = child.wait();
-    kill_mentioning(source.to_str().unwrap());
+    // The compiler (in a session of its own) reads a copy of the source in
+    // the evaluator's scratch folder, under this test's TMPDIR.
+    kill_mentioning(s.tmp.to_str().unwrap());
     assert!(finished.is_none(), "the evaluator finished: {finished:?}");
 }
 
