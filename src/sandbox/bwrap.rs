@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::ops::Range;
-use std::os::fd::{OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -17,8 +17,9 @@ use rustix::process::{Resource, Rlimit};
 use super::cgroup::{CgroupJoin, GameCgroup};
 use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
-use super::mounts::{FIRST_PASSED_FD, Mounts, fd_number, system_args};
-use super::reaper::{REAPER, REAPER_PATH, Report as ReaperReport};
+use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
+use super::plan::{PassedFds, bwrap_command_tail, bwrap_options};
+use super::reaper::{REAPER, Report as ReaperReport};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
 /// The environment every game starts with, before the caller's variables.
@@ -82,7 +83,7 @@ pub enum Ending {
     /// The program exited with this code (0–255).
     Exited(i32),
     /// The program was killed by this signal. In the sandbox its wait status
-    /// comes from the reaper ([`REAPER_PATH`]), so a program that calls
+    /// comes from the reaper ([`super::REAPER_PATH`]), so a program that calls
     /// `exit(139)` is `Exited(139)`; only if the reaper itself was killed
     /// (by its own program) is bubblewrap's 128 + n read as signal n.
     Signaled(i32),
@@ -185,50 +186,13 @@ impl Jail {
         let reaper_write = rustix::io::fcntl_dupfd_cloexec(&reaper_write, FIRST_PASSED_FD)?;
         let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
         let write = rustix::io::fcntl_dupfd_cloexec(&write, FIRST_PASSED_FD)?;
-        let mut args: Vec<OsString> = [
-            "--unshare-all",
-            "--unshare-user",
-            "--disable-userns",
-            "--die-with-parent",
-            // The reaper is the namespace's init: the program cannot signal
-            // it (the kernel ignores such signals to an init from inside),
-            // and when it exits the kernel kills whatever is left.
-            "--as-pid-1",
-            "--new-session",
-            "--cap-drop",
-            "ALL",
-            "--clearenv",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        args.extend(system_args());
-        args.extend([
-            "--size".into(),
-            limits.tmp_size.to_string().into(),
-            "--tmpfs".into(),
-            "/tmp".into(),
-        ]);
-        args.extend(prepared.args);
-        args.extend([
-            "--perms".into(),
-            "0555".into(),
-            "--ro-bind-data".into(),
-            fd_number(&reaper).into(),
-            REAPER_PATH.into(),
-        ]);
-        args.extend([
-            "--remount-ro".into(),
-            "/".into(),
-            "--remount-ro".into(),
-            "/dev".into(),
-            "--chdir".into(),
-            "/tmp".into(),
-            "--json-status-fd".into(),
-            fd_number(&write).into(),
-            "--seccomp".into(),
-            fd_number(&filter).into(),
-        ]);
+        let fds = PassedFds {
+            status: write.as_raw_fd(),
+            seccomp: filter.as_raw_fd(),
+            reaper_file: reaper.as_raw_fd(),
+            reaper_channel: reaper_write.as_raw_fd(),
+        };
+        let args = bwrap_options(limits, &etc_files(), &prepared.args, &fds);
         prepared.data_fds.push(filter);
         prepared.data_fds.push(reaper);
         Ok(Jail {
@@ -308,18 +272,13 @@ impl Jail {
         env: &[(OsString, OsString)],
     ) -> Command {
         let mut cmd = Command::new(&self.bwrap);
-        cmd.env_clear().args(&self.args);
-        let base = BASE_ENV
-            .iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v)));
-        for (k, v) in base.chain(env.iter().cloned()) {
-            cmd.arg("--setenv").arg(k).arg(v);
-        }
-        cmd.arg("--")
-            .arg(REAPER_PATH)
-            .arg(fd_number(&self.reaper_write))
-            .arg(program)
-            .args(args);
+        cmd.env_clear().args(&self.args).args(bwrap_command_tail(
+            BASE_ENV,
+            env,
+            self.reaper_write.as_raw_fd(),
+            program.as_os_str(),
+            args,
+        ));
 
         let join: Option<CgroupJoin> = self.cgroup.as_ref().map(|c| c.join_fds());
         let rlimits = self.rlimits();

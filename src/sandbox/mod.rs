@@ -6,7 +6,9 @@
 //! [`Jail::command`] gives the [`std::process::Command`] that starts the
 //! program under `bwrap`; [`Jail::outcome`] says how it ended and what it
 //! used; [`Jail::limit_reports`] says how each of the [`Limits`] was
-//! enforced. [`probe`] checks once that bubblewrap works here.
+//! enforced. [`probe`] checks once that bubblewrap works here. The
+//! command line itself is a pure [`plan`] of the limits, mounts and
+//! descriptor numbers, tested by a golden file.
 //!
 //! # Threat model
 //!
@@ -121,6 +123,7 @@ mod fds;
 mod filter;
 mod limits;
 mod mounts;
+pub mod plan;
 mod reaper;
 mod scratch;
 mod uid;
