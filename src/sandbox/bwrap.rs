@@ -18,7 +18,7 @@ use super::cgroup::{CgroupJoin, GameCgroup};
 use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
-use super::plan::{PassedFds, bwrap_command_tail, bwrap_options};
+use super::plan::{PassedFds, bwrap_command_tail, bwrap_options, rlimits};
 use super::reaper::{REAPER, Report as ReaperReport};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
@@ -232,24 +232,7 @@ impl Jail {
 
     /// The rlimits the jail sets, as `(resource, soft, hard)`.
     fn rlimits(&self) -> Vec<(Resource, u64, u64)> {
-        let l = &self.limits;
-        let cpu = l.cpu_seconds();
-        let mut r = vec![
-            (Resource::Nofile, l.open_files.into(), l.open_files.into()),
-            (Resource::Cpu, cpu, cpu + 1),
-            (Resource::Core, 0, 0),
-        ];
-        if let Some(bytes) = self.file_size {
-            r.push((Resource::Fsize, bytes, bytes));
-        }
-        let pids_cgroup = self.cgroup.as_ref().is_some_and(|c| c.limits_processes());
-        if self.lease.is_some() && !pids_cgroup {
-            r.push((Resource::Nproc, l.processes.into(), l.processes.into()));
-        }
-        if !self.cgroup.as_ref().is_some_and(|c| c.limits_memory()) {
-            r.push((Resource::As, l.memory, l.memory));
-        }
-        r
+        rlimits(&self.limits, &self.facts(), self.file_size)
     }
 
     /// The command that runs `program args` (a path inside the jail) with

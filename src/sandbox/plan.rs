@@ -6,6 +6,9 @@
 
 use std::ffi::{OsStr, OsString};
 
+use rustix::process::Resource;
+
+use super::bwrap::JailFacts;
 use super::limits::Limits;
 use super::reaper::REAPER_PATH;
 
@@ -114,9 +117,79 @@ pub fn bwrap_command_tail(
     a
 }
 
+/// The rlimits a jail sets before bubblewrap starts, as `(resource, soft,
+/// hard)`: open files; CPU seconds (SIGXCPU at the soft limit, SIGKILL a
+/// second later); no core files; the file size when `file_size` is set;
+/// the process count per leased uid where no pids cgroup counts them; the
+/// address space where no memory cgroup limits memory.
+pub fn rlimits(
+    limits: &Limits,
+    facts: &JailFacts,
+    file_size: Option<u64>,
+) -> Vec<(Resource, u64, u64)> {
+    let l = limits;
+    let cpu = l.cpu_seconds();
+    let mut r = vec![
+        (Resource::Nofile, l.open_files.into(), l.open_files.into()),
+        (Resource::Cpu, cpu, cpu + 1),
+        (Resource::Core, 0, 0),
+    ];
+    if let Some(bytes) = file_size {
+        r.push((Resource::Fsize, bytes, bytes));
+    }
+    let pids_cgroup = facts.cgroup.as_ref().is_some_and(|c| c.processes);
+    if facts.leased_uid && !pids_cgroup {
+        r.push((Resource::Nproc, l.processes.into(), l.processes.into()));
+    }
+    if !facts.cgroup.as_ref().is_some_and(|c| c.memory) {
+        r.push((Resource::As, l.memory, l.memory));
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::CgroupFacts;
+
+    #[test]
+    fn rlimits_stand_in_where_no_cgroup_limits() {
+        // Default limits: 64 files, 5 s of CPU, 256 MiB, 64 processes.
+        let limits = Limits::default();
+        let with_cgroup = JailFacts {
+            cgroup: Some(CgroupFacts {
+                version: 2,
+                memory: true,
+                processes: true,
+            }),
+            cgroup_error: None,
+            leased_uid: true,
+        };
+        assert_eq!(
+            rlimits(&limits, &with_cgroup, None),
+            vec![
+                (Resource::Nofile, 64, 64),
+                (Resource::Cpu, 5, 6),
+                (Resource::Core, 0, 0),
+            ]
+        );
+        let bare = JailFacts {
+            cgroup: None,
+            cgroup_error: Some("none".into()),
+            leased_uid: true,
+        };
+        assert_eq!(
+            rlimits(&limits, &bare, Some(65 << 20)),
+            vec![
+                (Resource::Nofile, 64, 64),
+                (Resource::Cpu, 5, 6),
+                (Resource::Core, 0, 0),
+                (Resource::Fsize, 65 << 20, 65 << 20),
+                (Resource::Nproc, 64, 64),
+                (Resource::As, 256 << 20, 256 << 20),
+            ]
+        );
+    }
 
     /// The golden file: one argument a line. To update it after a reviewed
     /// change, print the new plan and compare by hand.
