@@ -1151,3 +1151,44 @@ fn disk_fill_stops_at_the_output_cap() {
         );
     }
 }
+
+// pagecache_spy, round robin, then pagecache_friend, sandboxed; expected:
+// the spy cannot evict (EPERM), the friend cannot probe (EPERM), all three
+// score round robin's score from the scorer.
+#[test]
+fn page_cache_probes_are_blocked() {
+    let s = scratch("page_cache_on");
+    let spy = hostile("pagecache_spy.c");
+    let friend = hostile("pagecache_friend.c");
+    let json = on(&s, &[], &[&spy, &roundrobin(), &friend]);
+    assert_plays_like_roundrobin(&json, "pagecache_spy");
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    assert_plays_like_roundrobin(&json, "pagecache_friend");
+    assert_contains(
+        stderr_of(&json, "pagecache_spy"),
+        "evict: Operation not permitted",
+    );
+    assert_contains(
+        stderr_of(&json, "pagecache_friend"),
+        "probe: Operation not permitted",
+    );
+}
+
+// The same unsandboxed; expected: the friend reads the card the spy
+// encoded (the spy's own ATTACK line), through another contestant's game.
+#[test]
+fn page_cache_channel_works_without_the_sandbox() {
+    let s = scratch("page_cache_off");
+    let spy = hostile("pagecache_spy.c");
+    let friend = hostile("pagecache_friend.c");
+    let json = off(&s, &[], &[&spy, &roundrobin(), &friend]);
+    let encoded = stderr_of(&json, "pagecache_spy")
+        .lines()
+        .find_map(|l| l.strip_prefix("ATTACK: encoded "))
+        .unwrap_or_else(|| panic!("the spy encoded nothing: {json}"))
+        .to_string();
+    assert_contains(
+        stderr_of(&json, "pagecache_friend"),
+        &format!("LEAK: page cache: {encoded}"),
+    );
+}
