@@ -2,6 +2,8 @@
 //! `header` test compares it with the committed include/poker.h), and
 //! compiles the C contestants in c_examples/ as a strict-warnings check.
 //! It cannot link them: the library does not exist yet when this runs.
+//! Also builds the sandbox's reaper (src/sandbox/reaper.c), a freestanding
+//! static program the evaluator embeds and copies into each jail.
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +32,37 @@ fn main() {
     );
 
     check_c_examples(&crate_dir, &out_dir);
+    build_reaper(&crate_dir, &out_dir);
+}
+
+/// Compiles src/sandbox/reaper.c into OUT_DIR/poker-reaper: static, no C
+/// library (its own `_start` and system calls), stripped: about 9 KB.
+fn build_reaper(crate_dir: &Path, out_dir: &Path) {
+    let compiler = cc::Build::new().cargo_metadata(false).get_compiler();
+    let out = out_dir.join("poker-reaper");
+    let status = compiler
+        .to_command()
+        .args([
+            "-static",
+            "-nostdlib",
+            "-ffreestanding",
+            "-fno-tree-loop-distribute-patterns",
+            "-fno-stack-protector",
+            "-fno-asynchronous-unwind-tables",
+            "-fno-pie",
+            "-no-pie",
+            "-Os",
+            "-s",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(crate_dir.join("src/sandbox/reaper.c"))
+        .status()
+        .expect("the C compiler runs");
+    assert!(status.success(), "building the sandbox's reaper failed");
 }
 
 /// Compiles every c_examples/*.c (not linked) against the freshly generated

@@ -700,12 +700,16 @@ fn killing_the_evaluator_kills_the_running_contestant() {
             ),
         );
         let deck = one_deck_file();
+        // A killed evaluator cannot remove its scratch folder: keep it in
+        // a folder of this test's, removed at the end.
+        let tmp = common::scratch(&format!("eval/killed_{mode}_tmp"));
         let mut evaluator = Command::new(env!("CARGO_BIN_EXE_poker"))
             .args(["eval", "--sandbox", mode, "--time-limit", "60", "--lib-dir"])
             .arg(common::lib_dir())
             .arg("--decks")
             .arg(&deck)
             .arg(&source)
+            .env("TMPDIR", &tmp)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -726,6 +730,7 @@ fn killing_the_evaluator_kills_the_running_contestant() {
         }
         let left = marked_processes(marker);
         assert!(left.is_empty(), "{mode}: {left:?} outlived the evaluator");
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }
 

@@ -84,6 +84,8 @@ fn command(
         .arg(common::lib_dir())
         .arg("--decks")
         .arg(&s.deck)
+        .arg("--order-seed")
+        .arg(in_order_seed(contestants.len()).to_string())
         .args(["--time-limit", "5"])
         .args(extra)
         .arg("--")
@@ -92,6 +94,17 @@ fn command(
         .current_dir(&s.dir)
         .stdin(Stdio::null());
     cmd
+}
+
+/// A seed with which `poker eval` plays `contestants` games on one deck in
+/// the order given: the attacks that leave something for the contestants
+/// after them (a file, a key) need it. The evaluator shuffles the order by
+/// default, so the seed is looked for.
+fn in_order_seed(contestants: usize) -> u64 {
+    let given: Vec<(usize, usize)> = (0..contestants).map(|c| (c, 0)).collect();
+    (0..)
+        .find(|&seed| poker::evaluator::game_order(contestants, 1, seed) == given)
+        .unwrap()
 }
 
 /// Waits for `child` at most `limit`, then kills it and fails.
@@ -132,6 +145,7 @@ fn eval_json(cmd: Command) -> Value {
 fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "on", true, extra, contestants));
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
+    assert_eq!(json["syscall_filter"], "poker-1", "{json}");
     assert!(
         json["limits"].as_array().is_some_and(|l| !l.is_empty()),
         "no limits in {json}"
@@ -142,6 +156,7 @@ fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
 fn off(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "off", true, extra, contestants));
     assert_eq!(json["sandbox"], "off", "{json}");
+    assert!(json["syscall_filter"].is_null(), "{json}");
     json
 }
 
@@ -652,7 +667,7 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
     if !finished {
         // SAFETY: kill takes a process group and a signal; the group is our child's.
         unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-        kill_mentioning(source.to_str().unwrap());
+        kill_mentioning(s.tmp.to_str().unwrap());
     }
     let output = child.wait_with_output().unwrap();
     assert!(finished, "still compiling after {:?}", start.elapsed());
@@ -688,7 +703,9 @@ fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
     // SAFETY: kill takes a process group and a signal; the group is our child's.
     unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
     let _ = child.wait();
-    kill_mentioning(source.to_str().unwrap());
+    // The compiler (in a session of its own) reads a copy of the source in
+    // the evaluator's scratch folder, under this test's TMPDIR.
+    kill_mentioning(s.tmp.to_str().unwrap());
     assert!(finished.is_none(), "the evaluator finished: {finished:?}");
 }
 
@@ -924,5 +941,254 @@ fn ptrace_parent_works_without_the_sandbox() {
     assert_contains(
         stderr_of(&json, "ptrace_parent"),
         "ATTACK: succeeded: attached to the evaluator",
+    );
+}
+
+/// The calls denied_calls.c tries, each of which works unconfined (as root)
+/// on the kernels CI runs, from its own list.
+const DENIED: &[&str] = &[
+    "add_key",
+    "keyctl",
+    "ptrace",
+    "process_vm_readv",
+    "perf_event_open",
+    "userfaultfd",
+    "io_uring_setup",
+    "io_setup",
+    "inotify_init1",
+    "fadvise64",
+    "mincore",
+    "readahead",
+    "preadv2-nowait",
+    "unshare",
+    "personality",
+];
+
+// denied_calls under the filter; expected: each call fails with EPERM (the
+// seccomp answer; clone3 with ENOSYS, so that glibc falls back to clone),
+// x32 and i386 calls with EPERM, the calls that must keep working work,
+// round robin's score from the scorer.
+#[test]
+fn denied_calls_fail_with_eperm() {
+    let s = scratch("denied_calls_on");
+    let json = on(&s, &[], &[&hostile("denied_calls.c"), &roundrobin()]);
+    assert_blocked(&json, "denied_calls");
+    let stderr = stderr_of(&json, "denied_calls");
+    for name in DENIED
+        .iter()
+        .chain(&["cachestat", "x32-getpid", "i386-getpid"])
+    {
+        assert_contains(stderr, &format!("call {name}: EPERM"));
+    }
+    assert_contains(stderr, "call clone3: ENOSYS");
+    assert_contains(stderr, "control preadv2: ok");
+    assert_contains(stderr, "control personality-query: ok");
+}
+
+// denied_calls unsandboxed; expected: an ATTACK line for each call.
+#[test]
+fn denied_calls_work_without_the_sandbox() {
+    let s = scratch("denied_calls_off");
+    let json = off(&s, &[], &[&hostile("denied_calls.c"), &roundrobin()]);
+    let stderr = stderr_of(&json, "denied_calls");
+    for name in DENIED {
+        assert_contains(stderr, &format!("ATTACK: {name} works"));
+    }
+}
+
+// keyring_spy then keyring_friend, sandboxed; expected: the spy cannot make
+// its key, the friend finds nothing, both score round robin's score from
+// the scorer.
+#[test]
+fn keyring_relay_is_blocked() {
+    let s = scratch("keyring_relay_on");
+    let spy = hostile("keyring_spy.c");
+    let friend = hostile("keyring_friend.c");
+    let json = on(&s, &[], &[&spy, &friend]);
+    assert_plays_like_roundrobin(&json, "keyring_spy");
+    assert_plays_like_roundrobin(&json, "keyring_friend");
+}
+
+// keyring_spy then keyring_friend unsandboxed; expected: the friend prints
+// the cards the spy was dealt (the spy's own ATTACK line, the same text).
+#[test]
+fn keyring_relay_works_without_the_sandbox() {
+    let s = scratch("keyring_relay_off");
+    let spy = hostile("keyring_spy.c");
+    let friend = hostile("keyring_friend.c");
+    let json = off(&s, &[], &[&spy, &friend]);
+    // The order was asked for, and the audit records it.
+    assert_eq!(json["audit"]["game_order_seed"], in_order_seed(2), "{json}");
+    let left = stderr_of(&json, "keyring_spy");
+    let cards = left
+        .lines()
+        .find_map(|l| l.strip_prefix("ATTACK: left key "))
+        .and_then(|l| l.split_once(": "))
+        .map(|(_, cards)| cards.to_string())
+        .unwrap_or_else(|| panic!("the spy made no key:\n{left}"));
+    assert_eq!(cards.split_whitespace().count(), 20, "{cards}");
+    assert_contains(
+        stderr_of(&json, "keyring_friend"),
+        &format!("LEAK: relay {cards}"),
+    );
+}
+
+/// `command` with the evaluator started in a new session keyring holding
+/// the key `user:poker-organiser` = `marker`, as a service or a login
+/// session has one.
+fn with_organiser_key(mut cmd: Command, marker: &str) -> Command {
+    let payload = marker.as_bytes().to_vec();
+    // SAFETY: two keyctl/add_key system calls on memory allocated before
+    // the fork; nothing allocated.
+    unsafe {
+        cmd.pre_exec(move || {
+            const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+            const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
+            if libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_JOIN_SESSION_KEYRING,
+                c"poker-test-session".as_ptr(),
+            ) < 0
+                || libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    c"poker-organiser".as_ptr(),
+                    payload.as_ptr(),
+                    payload.len(),
+                    KEY_SPEC_SESSION_KEYRING,
+                ) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd
+}
+
+// session_keyring sandboxed; expected: the marker in no report field, round
+// robin's score from the scorer.
+#[test]
+fn session_keyring_is_not_shared() {
+    let s = scratch("session_keyring_on");
+    let marker = marker();
+    let cmd = command(
+        &s,
+        "on",
+        true,
+        &[],
+        &[&hostile("session_keyring.c"), &roundrobin()],
+    );
+    let json = eval_json(with_organiser_key(cmd, &marker));
+    assert_eq!(json["sandbox"], "bubblewrap");
+    assert_blocked(&json, "session_keyring");
+    assert!(!json.to_string().contains(&marker), "{json}");
+}
+
+// session_keyring unsandboxed; expected: the marker this test put in the
+// evaluator's session keyring.
+#[test]
+fn session_keyring_is_read_without_the_sandbox() {
+    let s = scratch("session_keyring_off");
+    let marker = marker();
+    let cmd = command(
+        &s,
+        "off",
+        true,
+        &[],
+        &[&hostile("session_keyring.c"), &roundrobin()],
+    );
+    let json = eval_json(with_organiser_key(cmd, &marker));
+    assert_contains(
+        stderr_of(&json, "session_keyring"),
+        &format!("LEAK: organiser's key: {marker}"),
+    );
+}
+
+// exit_139 (exit(139) after 4 placements) and tests/contestants/segfault.c,
+// in both modes; expected: an exit status, not a signal, for the first;
+// SIGSEGV for the second (what their sources do).
+#[test]
+fn exit_139_is_an_exit_status_and_a_segfault_a_signal() {
+    for mode in ["on", "off"] {
+        let s = scratch(&format!("exit_139_{mode}"));
+        let segfault = common::root().join("tests/contestants/segfault.c");
+        let json = eval_json(command(
+            &s,
+            mode,
+            true,
+            &[],
+            &[&hostile("exit_139.c"), &segfault],
+        ));
+        let game = &entry(&json, "exit_139")["tests"][0];
+        assert_eq!(game["status"], "incomplete", "{mode}: {game}");
+        assert_eq!(
+            game["reason"], "exited with status 139 after 4 placements",
+            "{mode}: {game}"
+        );
+        let game = &entry(&json, "segfault")["tests"][0];
+        assert_eq!(game["status"], "crash", "{mode}: {game}");
+        let reason = game["reason"].as_str().unwrap_or("");
+        assert!(
+            reason.starts_with("killed by SIGSEGV (11)"),
+            "{mode}: {game}"
+        );
+    }
+}
+
+// disk_fill (sections aligned to 2^28: gigabytes of padding) in both modes;
+// expected: not run, with the reason naming the 64 MiB cap (the compiler's
+// files are limited to a little more than it).
+#[test]
+fn disk_fill_stops_at_the_output_cap() {
+    for mode in ["on", "off"] {
+        let s = scratch(&format!("disk_fill_{mode}"));
+        let json = eval_json(command(&s, mode, true, &[], &[&hostile("disk_fill.c")]));
+        assert_eq!(
+            entry(&json, "disk_fill")["not_run"],
+            "the compiler's output exceeds 64 MiB",
+            "{mode}: {json}"
+        );
+    }
+}
+
+// pagecache_spy, round robin, then pagecache_friend, sandboxed; expected:
+// the spy cannot evict (EPERM), the friend cannot probe (EPERM), all three
+// score round robin's score from the scorer.
+#[test]
+fn page_cache_probes_are_blocked() {
+    let s = scratch("page_cache_on");
+    let spy = hostile("pagecache_spy.c");
+    let friend = hostile("pagecache_friend.c");
+    let json = on(&s, &[], &[&spy, &roundrobin(), &friend]);
+    assert_plays_like_roundrobin(&json, "pagecache_spy");
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    assert_plays_like_roundrobin(&json, "pagecache_friend");
+    assert_contains(
+        stderr_of(&json, "pagecache_spy"),
+        "evict: Operation not permitted",
+    );
+    assert_contains(
+        stderr_of(&json, "pagecache_friend"),
+        "probe: Operation not permitted",
+    );
+}
+
+// The same unsandboxed; expected: the friend reads the card the spy
+// encoded (the spy's own ATTACK line), through another contestant's game.
+#[test]
+fn page_cache_channel_works_without_the_sandbox() {
+    let s = scratch("page_cache_off");
+    let spy = hostile("pagecache_spy.c");
+    let friend = hostile("pagecache_friend.c");
+    let json = off(&s, &[], &[&spy, &roundrobin(), &friend]);
+    let encoded = stderr_of(&json, "pagecache_spy")
+        .lines()
+        .find_map(|l| l.strip_prefix("ATTACK: encoded "))
+        .unwrap_or_else(|| panic!("the spy encoded nothing: {json}"))
+        .to_string();
+    assert_contains(
+        stderr_of(&json, "pagecache_friend"),
+        &format!("LEAK: page cache: {encoded}"),
     );
 }

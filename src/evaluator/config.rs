@@ -19,6 +19,10 @@ pub struct RunConfig {
     pub jobs: usize,
     /// Set when the sandbox was asked for as `auto` and is not available.
     pub warning: Option<String>,
+    /// Seeds the order [`super::evaluate`] plays its games in (shuffled
+    /// across contestants and decks, so that a contestant cannot know whose
+    /// game follows its own). Random unless set; recorded in the audit.
+    pub order_seed: u64,
 }
 
 /// The default time limit of a compilation.
@@ -52,6 +56,7 @@ impl RunConfig {
             compile_limits,
             jobs: 1,
             warning,
+            order_seed: rand::random(),
         })
     }
 
@@ -68,6 +73,7 @@ impl RunConfig {
             compile_limits: default_compile_limits(),
             jobs: 1,
             warning: None,
+            order_seed: rand::random(),
         }
     }
 

@@ -12,7 +12,8 @@
 use super::config::RunConfig;
 use super::launcher::Program;
 use super::process::{self, Supervisor};
-use crate::sandbox::{Ending, private_dir_in, reachable_by_others};
+use super::verdict::{Verdict, classify};
+use crate::sandbox::{private_dir_in, reachable_by_others};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -29,6 +30,13 @@ const PYTHON_MODULE: &str = include_str!("../../bindings/python/libpoker.py");
 
 /// The largest compiled program accepted, in bytes.
 const MAX_PROGRAM: u64 = 64 << 20;
+/// How far past [`MAX_PROGRAM`] a compiler's file may grow
+/// (`RLIMIT_FSIZE`) before the kernel stops it with SIGXFSZ: a little, so
+/// that a program just over the cap is refused by size, not by signal.
+const COMPILER_FILE_SLACK: u64 = 1 << 20;
+/// How gcc's driver, collect2 and fpc describe a child killed by SIGXFSZ
+/// (glibc's `strsignal`).
+const SIGXFSZ_TEXT: &str = "File size limit exceeded";
 
 /// A contestant ready to run, or why it cannot be.
 #[derive(Clone, Debug)]
@@ -250,10 +258,9 @@ impl Toolchain {
             .tempdir_in(&self.work_dir)
             .map_err(|e| format!("cannot make a build folder: {e}"))?;
         let dir = build.path();
-        // The compiler may run as a uid of its own: it must write here. The
-        // name is unguessable and the parent cannot be listed.
-        fs::set_permissions(dir, Permissions::from_mode(0o777))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        // Mode 0700 (tempfile's): no other user can read or fill it. In the
+        // sandbox the jail hands it to the compiler's leased uid for the
+        // compilation.
         let copy = dir.join(format!("contestant.{kind}"));
         fs::copy(source, &copy).map_err(|e| format!("cannot read {shown}: {e}"))?;
         let output = dir.join("contestant");
@@ -263,6 +270,7 @@ impl Toolchain {
             self.pascal_compiler(&copy, &output, dir)?
         };
         program.output_dir = Some(dir.to_path_buf());
+        program.file_size_limit = Some(MAX_PROGRAM + COMPILER_FILE_SLACK);
         *record = std::iter::once(&program.path)
             .map(|p| p.display().to_string())
             .chain(
@@ -284,32 +292,42 @@ impl Toolchain {
         let exited = running.wait_until(Instant::now() + limits.wall);
         let (outcome, stdout, stderr) = running.finish(Duration::ZERO);
         let exceeded = |what: String| format!("compilation exceeded {what}");
-        let outcome = match outcome {
-            _ if !exited => {
+        let mut verdict = classify(outcome.as_ref(), !exited, limits);
+        // The limit usually stops one of the driver's children (`as`, `ld`),
+        // and the driver reports it by the signal's description.
+        let said = |text: &[u8]| String::from_utf8_lossy(text).contains(SIGXFSZ_TEXT);
+        if matches!(verdict, Verdict::Exited(code) if code != 0) && (said(&stderr) || said(&stdout))
+        {
+            verdict = Verdict::FileSize;
+        }
+        match verdict {
+            Verdict::Exited(0) => {}
+            Verdict::WallTime => {
                 return Err(exceeded(format!(
                     "the time limit of {} s",
                     limits.wall.as_secs_f64()
                 )));
             }
-            None => return Err(exceeded("the time limit".into())),
-            Some(o) if o.usage.oom_killed => {
+            Verdict::Memory => {
                 return Err(exceeded(format!(
                     "the memory limit of {} MiB",
                     limits.memory >> 20
                 )));
             }
-            Some(o) => o,
-        };
-        match outcome.ending {
-            Ending::Exited(0) => {}
-            Ending::FailedToStart(why) => {
-                return Err(format!("the sandbox failed to start the compiler: {why}"));
-            }
-            Ending::Signaled(signal) if signal == libc::SIGXCPU => {
+            Verdict::CpuTime => {
                 return Err(exceeded(format!(
                     "the CPU time limit of {} s",
                     limits.cpu.as_secs_f64()
                 )));
+            }
+            Verdict::FileSize => {
+                return Err(format!(
+                    "the compiler's output exceeds {} MiB",
+                    MAX_PROGRAM >> 20
+                ));
+            }
+            Verdict::FailedToStart(why) => {
+                return Err(format!("the sandbox failed to start the compiler: {why}"));
             }
             _ => {
                 let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
@@ -460,7 +478,7 @@ impl Toolchain {
                 ("LIBPOKER".into(), self.libpoker().into()),
                 ("PYTHONPATH".into(), module_dir.into()),
             ],
-            output_dir: None,
+            ..Program::default()
         })
     }
 

@@ -3,7 +3,7 @@
 //! [`super::play`] and the toolchain, plain processes or the bubblewrap
 //! sandbox ([`crate::sandbox`]).
 
-use crate::sandbox::{self, Ending, Jail, LimitReport, Limits, Mounts, Outcome, Usage};
+use crate::sandbox::{self, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage};
 use std::ffi::OsString;
 use std::ops::Range;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -37,6 +37,9 @@ pub struct Program {
     /// A folder it may write (a compiler's output): bound read-write at the
     /// same path in the sandbox.
     pub output_dir: Option<PathBuf>,
+    /// The largest file it and its children may write, in bytes
+    /// (`RLIMIT_FSIZE`: SIGXFSZ past it); `None`: no such limit.
+    pub file_size_limit: Option<u64>,
 }
 
 /// How programs of one evaluation are started.
@@ -52,6 +55,8 @@ pub enum Launcher {
         bwrap: PathBuf,
         /// The uids leased to runs.
         uid_range: Range<u32>,
+        /// How its jails enforce the limits, found once by the probe.
+        facts: JailFacts,
     },
 }
 
@@ -60,19 +65,20 @@ impl Launcher {
     /// set when `Auto` fell back to plain processes; an error message when
     /// `On` cannot be had.
     pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
-        let bubblewrap = |bwrap| Launcher::Bubblewrap {
+        let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
             uid_range: sandbox::DEFAULT_UID_RANGE,
+            facts,
         };
         match (mode, mode != SandboxMode::Off) {
             (SandboxMode::Off, _) | (_, false) => Ok((Launcher::Plain, None)),
-            (SandboxMode::On, true) => sandbox::probe()
+            (SandboxMode::On, true) => sandbox::probe_jail()
                 .map(|bwrap| (bubblewrap(bwrap), None))
                 .map_err(|why| {
                     format!("the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined")
                 }),
-            (SandboxMode::Auto, true) => Ok(match sandbox::probe() {
-                Ok(bwrap) => (bubblewrap(bwrap), None),
+            (SandboxMode::Auto, true) => Ok(match sandbox::probe_jail() {
+                Ok(probed) => (bubblewrap(probed), None),
                 Err(why) => (
                     Launcher::Plain,
                     Some(format!("no sandbox: contestants run unconfined ({why})")),
@@ -89,16 +95,21 @@ impl Launcher {
         }
     }
 
-    /// Each of `limits` with how this launcher enforces it.
+    /// The name of the seccomp filter every program runs under
+    /// ([`sandbox::SYSCALL_FILTER`]); `None` for plain processes.
+    pub fn syscall_filter(&self) -> Option<&'static str> {
+        match self {
+            Launcher::Plain => None,
+            Launcher::Bubblewrap { .. } => Some(sandbox::SYSCALL_FILTER),
+        }
+    }
+
+    /// Each of `limits` with how this launcher enforces it: for the sandbox,
+    /// from what its probe found (no jail is made for it).
     pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
         match self {
             Launcher::Plain => plain_limit_reports(limits),
-            Launcher::Bubblewrap { bwrap, uid_range } => {
-                match Jail::new(bwrap, limits, &Mounts::default(), uid_range.clone()) {
-                    Ok(jail) => jail.limit_reports(),
-                    Err(_) => plain_limit_reports(limits),
-                }
-            }
+            Launcher::Bubblewrap { facts, .. } => facts.limit_reports(limits),
         }
     }
 
@@ -111,7 +122,9 @@ impl Launcher {
                 command: plain_command(program, limits),
                 jail: None,
             }),
-            Launcher::Bubblewrap { bwrap, uid_range } => {
+            Launcher::Bubblewrap {
+                bwrap, uid_range, ..
+            } => {
                 let mut mounts = Mounts::default();
                 for file in &program.files {
                     mounts.ro_binds.push((file.clone(), file.clone()));
@@ -119,7 +132,10 @@ impl Launcher {
                 if let Some(dir) = &program.output_dir {
                     mounts.rw_binds.push((dir.clone(), dir.clone()));
                 }
-                let jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                let mut jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                if let Some(bytes) = program.file_size_limit {
+                    jail.limit_file_size(bytes);
+                }
                 let command = jail.command(&program.path, &program.args, &program.env);
                 Ok(Launch {
                     command,
@@ -183,6 +199,7 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
     command.envs(program.env.iter().map(|(k, v)| (k, v)));
     let cpu = limits.cpu_seconds();
     let open_files = u64::from(limits.open_files);
+    let file_size = program.file_size_limit;
     // SAFETY: only setrlimit system calls, nothing allocated.
     unsafe {
         command.pre_exec(move || {
@@ -194,6 +211,9 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
             setrlimit(Resource::Cpu, limit(cpu, cpu + 1))?;
             setrlimit(Resource::Nofile, limit(open_files, open_files))?;
             setrlimit(Resource::Core, limit(0, 0))?;
+            if let Some(bytes) = file_size {
+                setrlimit(Resource::Fsize, limit(bytes, bytes))?;
+            }
             Ok(())
         });
     }

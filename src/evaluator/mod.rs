@@ -17,17 +17,19 @@ pub mod names;
 pub mod process;
 pub mod report;
 pub mod results;
+pub mod verdict;
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
+pub use verdict::{Verdict, classify};
 
 use crate::contest::{ContestDeck, Game};
 use crate::optimum::deck_optimum;
 use crate::protocol::{CHANNEL_ENV, Transport};
-use crate::sandbox::{Ending as ProgramEnding, Outcome};
+use crate::sandbox::Outcome;
 use manager::Ending;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
@@ -146,11 +148,6 @@ fn judge(
         n => format!("{n} placements"),
     };
     let limits = &config.limits;
-    let over_memory = outcome.is_some_and(|o| o.usage.oom_killed);
-    let over_cpu = outcome.is_some_and(|o| {
-        matches!(o.ending, ProgramEnding::Signaled(s) if s == libc::SIGXCPU)
-            || o.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
-    });
     match ending {
         Ending::Finished(_) => return (Status::Ok, None),
         Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
@@ -161,51 +158,53 @@ fn judge(
             );
         }
         Ending::Failed(what) => return (Status::Error, Some(what)),
-        _ if over_memory => {
-            return (
-                Status::Memory,
-                Some(format!(
-                    "memory limit of {} MiB exceeded after {placed}",
-                    limits.memory >> 20
-                )),
-            );
-        }
-        _ if over_cpu => {
-            return (
-                Status::CpuTime,
-                Some(format!(
-                    "CPU time limit of {} s exceeded after {placed}",
-                    limits.cpu.as_secs_f64()
-                )),
-            );
-        }
-        Ending::TimedOut => {
-            return (
-                Status::Timeout,
-                Some(format!(
-                    "time limit of {} s exceeded after {placed}",
-                    limits.wall.as_secs_f64()
-                )),
-            );
-        }
-        Ending::Closed | Ending::Exited => {}
+        Ending::TimedOut | Ending::Closed | Ending::Exited => {}
     }
-    match outcome.map(|o| &o.ending) {
-        Some(ProgramEnding::FailedToStart(why)) => (
+    let timed_out = matches!(ending, Ending::TimedOut);
+    match classify(outcome, timed_out, limits) {
+        Verdict::Memory => (
+            Status::Memory,
+            Some(format!(
+                "memory limit of {} MiB exceeded after {placed}",
+                limits.memory >> 20
+            )),
+        ),
+        Verdict::CpuTime => (
+            Status::CpuTime,
+            Some(format!(
+                "CPU time limit of {} s exceeded after {placed}",
+                limits.cpu.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime if timed_out => (
+            Status::Timeout,
+            Some(format!(
+                "time limit of {} s exceeded after {placed}",
+                limits.wall.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime => (
+            Status::Incomplete,
+            Some(format!("closed its channel after {placed}")),
+        ),
+        Verdict::FailedToStart(why) => (
             Status::Error,
             Some(format!("the sandbox failed to start the program: {why}")),
         ),
-        Some(ProgramEnding::Signaled(signal)) => (
+        Verdict::Signaled(signal) => (
             Status::Crash,
-            Some(format!("killed by {} after {placed}", signal_name(*signal))),
+            Some(format!("killed by {} after {placed}", signal_name(signal))),
         ),
-        Some(ProgramEnding::Exited(code)) => (
+        Verdict::FileSize => (
+            Status::Crash,
+            Some(format!(
+                "killed by {} after {placed}",
+                signal_name(libc::SIGXFSZ)
+            )),
+        ),
+        Verdict::Exited(code) => (
             Status::Incomplete,
             Some(format!("exited with status {code} after {placed}")),
-        ),
-        None => (
-            Status::Incomplete,
-            Some(format!("closed its channel after {placed}")),
         ),
     }
 }
@@ -223,6 +222,7 @@ pub fn signal_name(signal: i32) -> String {
         libc::SIGINT => "SIGINT",
         libc::SIGPIPE => "SIGPIPE",
         libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
         libc::SIGTRAP => "SIGTRAP",
         _ => "signal",
     };
@@ -258,9 +258,25 @@ pub fn play_many(
     }))
 }
 
+/// The order [`evaluate`] plays its games in: every `(contestant, deck)`
+/// pair (0-based), shuffled by a ChaCha8 generator seeded with `seed`
+/// (rand 0.9 `SliceRandom::shuffle`). A spy's game is followed by any
+/// contestant's, so the moment it ends tells no chosen friend anything.
+pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, usize)> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut order: Vec<(usize, usize)> = (0..contestants)
+        .flat_map(|c| (0..decks).map(move |d| (c, d)))
+        .collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    order
+}
+
 /// Runs every contestant over every deck, one game at a time (so timing is
-/// fair), calling `on_game` after each game, and ranks the results. Each
-/// game also carries its deck's hindsight optimum (the best possible score).
+/// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
+/// calling `on_game` after each game, and ranks the results (each
+/// contestant's games in deck order). Each game also carries its deck's
+/// hindsight optimum (the best possible score).
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],
@@ -270,21 +286,23 @@ pub fn evaluate(
 ) -> std::io::Result<Vec<ContestantResult>> {
     let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
+    let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
+    for (c, i) in game_order(contestants.len(), decks.len(), config.order_seed) {
+        let contestant = &contestants[c];
+        let game = match &contestant.program {
+            Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+            Err(why) => GameResult::not_run(i + 1, why.clone()),
+        };
+        let game = GameResult {
+            best_possible: Some(best[i]),
+            ..game
+        };
+        on_game(contestant, &game);
+        games[c][i] = Some(game);
+    }
     let mut results = Vec::new();
-    for contestant in contestants {
-        let mut tests = Vec::new();
-        for (i, deck) in decks.iter().enumerate() {
-            let game = match &contestant.program {
-                Ok(program) => play(supervisor, program, deck, i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
-            };
-            let game = GameResult {
-                best_possible: Some(best[i]),
-                ..game
-            };
-            on_game(contestant, &game);
-            tests.push(game);
-        }
+    for (contestant, tests) in contestants.iter().zip(games) {
+        let tests: Vec<GameResult> = tests.into_iter().flatten().collect();
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
@@ -298,4 +316,23 @@ pub fn evaluate(
     }
     rank(&mut results);
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_order;
+
+    #[test]
+    fn the_game_order_is_a_seeded_permutation_of_every_game() {
+        let order = game_order(3, 4, 7);
+        let mut sorted = order.clone();
+        sorted.sort();
+        let all: Vec<(usize, usize)> = (0..3).flat_map(|c| (0..4).map(move |d| (c, d))).collect();
+        assert_eq!(sorted, all);
+        assert_eq!(game_order(3, 4, 7), order);
+        // Not contestant after contestant, and another seed, another order
+        // (for these seeds; a coincidence would have odds of 1 in 12!).
+        assert_ne!(order, all);
+        assert_ne!(game_order(3, 4, 8), order);
+    }
 }

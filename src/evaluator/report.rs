@@ -17,6 +17,9 @@ use std::fmt::Write;
 pub struct Report {
     /// `"bubblewrap"` or `"off"`: how contestants were confined.
     pub sandbox: &'static str,
+    /// The seccomp filter of every game and compilation (e.g. `"poker-1"`),
+    /// `null` without the sandbox.
+    pub syscall_filter: Option<&'static str>,
     /// Each game limit with its value and how it was enforced.
     pub limits: Vec<LimitReport>,
     /// Every contestant's games, total and rank.
@@ -46,6 +49,10 @@ pub struct Audit {
     /// For each contestant and deck, the shell commands that replay the
     /// game in practice mode.
     pub replay: Vec<Replay>,
+    /// The seed of the order the games were played in
+    /// ([`super::game_order`]); `poker eval --order-seed` plays them in the
+    /// same order again.
+    pub game_order_seed: u64,
 }
 
 /// How one contestant was compiled.
@@ -114,8 +121,13 @@ fn shell_line(words: &[String]) -> String {
 
 impl Audit {
     /// The audit of `contestants` run over `decks`, whose canonical text
-    /// hashes to `decks_sha256`.
-    pub fn new(contestants: &[Contestant], decks: &[ContestDeck], decks_sha256: String) -> Audit {
+    /// hashes to `decks_sha256`, in the game order of `game_order_seed`.
+    pub fn new(
+        contestants: &[Contestant],
+        decks: &[ContestDeck],
+        decks_sha256: String,
+        game_order_seed: u64,
+    ) -> Audit {
         let compile = contestants
             .iter()
             .filter(|c| !c.compile_command.is_empty())
@@ -147,6 +159,7 @@ impl Audit {
             compile,
             decks_sha256,
             replay,
+            game_order_seed,
         }
     }
 
@@ -164,6 +177,11 @@ impl Audit {
             out,
             "  decks: {decks}, sha256 {} (of their canonical text: poker decks --canonical FILE)",
             self.decks_sha256
+        );
+        let _ = writeln!(
+            out,
+            "  games played in a shuffled order: --order-seed {}",
+            self.game_order_seed
         );
         for record in &self.compile {
             let _ = writeln!(
@@ -209,6 +227,7 @@ impl Report {
     pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
         Report {
             sandbox: config.launcher.name(),
+            syscall_filter: config.launcher.syscall_filter(),
             limits: config.limit_reports(),
             contestants,
             warnings: config.warning.iter().cloned().collect(),
@@ -223,7 +242,14 @@ impl Report {
         for warning in &self.warnings {
             let _ = writeln!(out, "warning: {warning}");
         }
-        let _ = writeln!(out, "sandbox: {}", self.sandbox);
+        match self.syscall_filter {
+            Some(filter) => {
+                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", self.sandbox);
+            }
+            None => {
+                let _ = writeln!(out, "sandbox: {}", self.sandbox);
+            }
+        }
         for limit in &self.limits {
             let _ = writeln!(out, "  limit {limit}");
         }

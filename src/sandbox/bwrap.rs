@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::ops::Range;
-use std::os::fd::{OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -15,8 +15,11 @@ use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
 use super::cgroup::{CgroupJoin, GameCgroup};
+use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
-use super::mounts::{FIRST_PASSED_FD, Mounts, fd_number, system_args};
+use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
+use super::plan::{PassedFds, bwrap_command_tail, bwrap_options, rlimits};
+use super::reaper::{REAPER, Report as ReaperReport};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
 /// The environment every game starts with, before the caller's variables.
@@ -29,6 +32,12 @@ pub const BASE_ENV: &[(&str, &str)] = &[("PATH", "/usr/bin:/bin"), ("HOME", "/tm
 /// `PATH`. Errors: a message saying what failed and naming the Debian
 /// package `bubblewrap`.
 pub fn probe() -> Result<PathBuf, String> {
+    probe_jail().map(|(bwrap, _)| bwrap)
+}
+
+/// [`probe`], also saying how a jail here enforces the limits (from the
+/// jail it ran `/bin/true` in), for reports that need no jail of their own.
+pub fn probe_jail() -> Result<(PathBuf, JailFacts), String> {
     let candidates = std::iter::once(PathBuf::from("/usr/bin/bwrap")).chain(
         std::env::var_os("PATH")
             .map(|p| {
@@ -63,7 +72,7 @@ pub fn probe() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| fail(e.to_string()))?;
     match jail.outcome(out.status, &out.stderr).ending {
-        Ending::Exited(0) => Ok(bwrap),
+        Ending::Exited(0) => Ok((bwrap, jail.facts())),
         other => Err(fail(format!("/bin/true in a jail: {other:?}"))),
     }
 }
@@ -73,9 +82,10 @@ pub fn probe() -> Result<PathBuf, String> {
 pub enum Ending {
     /// The program exited with this code (0–255).
     Exited(i32),
-    /// The program was killed by this signal. bubblewrap reports a death by
-    /// signal n as exit code 128+n, so a program that exits with 129–192
-    /// is reported here too.
+    /// The program was killed by this signal. In the sandbox its wait status
+    /// comes from the reaper ([`super::REAPER_PATH`]), so a program that calls
+    /// `exit(139)` is `Exited(139)`; only if the reaper itself was killed
+    /// (by its own program) is bubblewrap's 128 + n read as signal n.
     Signaled(i32),
     /// bubblewrap failed before the program started: its error message
     /// (from the stderr the caller captured) or its exit status.
@@ -119,6 +129,13 @@ pub struct Jail {
     status_write: Arc<OwnedFd>,
     status_read: OwnedFd,
     status: Mutex<Vec<u8>>,
+    /// The reaper's channel: it writes its program's wait status here.
+    reaper_write: Arc<OwnedFd>,
+    reaper_read: OwnedFd,
+    /// `RLIMIT_FSIZE` of the program, if any.
+    file_size: Option<u64>,
+    /// Writable folders handed to the leased uid, given back on drop.
+    handed_over: Vec<PathBuf>,
 }
 
 impl Jail {
@@ -144,40 +161,40 @@ impl Jail {
             Ok(cg) => (Some(cg), None),
             Err(e) => (None, Some(e.to_string())),
         };
-        let prepared = mounts.prepare(lease.is_some())?;
+        let mut prepared = mounts.prepare(lease.is_some())?;
+        // The writable folders (a compiler's build folder) belong to the
+        // leased uid while it runs, so they can stay private (mode 0700).
+        let mut handed_over = Vec::new();
+        if let Some(lease) = &lease {
+            for (host, _) in &mounts.rw_binds {
+                match std::os::unix::fs::chown(host, Some(lease.uid), Some(lease.gid)) {
+                    Ok(()) => handed_over.push(host.clone()),
+                    // bubblewrap names the missing folder itself.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let filter = Arc::new(memory_file(
+            "poker-seccomp",
+            super::filter::program_bytes(),
+            FIRST_PASSED_FD,
+        )?);
+        let reaper = Arc::new(memory_file("poker-reaper", REAPER, FIRST_PASSED_FD)?);
+        let (reaper_read, reaper_write) =
+            rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
+        let reaper_write = rustix::io::fcntl_dupfd_cloexec(&reaper_write, FIRST_PASSED_FD)?;
         let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
         let write = rustix::io::fcntl_dupfd_cloexec(&write, FIRST_PASSED_FD)?;
-        let mut args: Vec<OsString> = [
-            "--unshare-all",
-            "--unshare-user",
-            "--disable-userns",
-            "--die-with-parent",
-            "--new-session",
-            "--cap-drop",
-            "ALL",
-            "--clearenv",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        args.extend(system_args());
-        args.extend([
-            "--size".into(),
-            limits.tmp_size.to_string().into(),
-            "--tmpfs".into(),
-            "/tmp".into(),
-        ]);
-        args.extend(prepared.args);
-        args.extend([
-            "--remount-ro".into(),
-            "/".into(),
-            "--remount-ro".into(),
-            "/dev".into(),
-            "--chdir".into(),
-            "/tmp".into(),
-            "--json-status-fd".into(),
-            fd_number(&write).into(),
-        ]);
+        let fds = PassedFds {
+            status: write.as_raw_fd(),
+            seccomp: filter.as_raw_fd(),
+            reaper_file: reaper.as_raw_fd(),
+            reaper_channel: reaper_write.as_raw_fd(),
+        };
+        let args = bwrap_options(limits, &etc_files(), &prepared.args, &fds);
+        prepared.data_fds.push(filter);
+        prepared.data_fds.push(reaper);
         Ok(Jail {
             bwrap: bwrap.to_owned(),
             limits: limits.clone(),
@@ -189,6 +206,10 @@ impl Jail {
             status_write: Arc::new(write),
             status_read: read,
             status: Mutex::new(Vec::new()),
+            reaper_write: Arc::new(reaper_write),
+            reaper_read,
+            file_size: None,
+            handed_over,
         })
     }
 
@@ -202,23 +223,16 @@ impl Jail {
         self.cgroup.as_ref()
     }
 
+    /// Limits the size of every file the program and its children write
+    /// (`RLIMIT_FSIZE`, in bytes): past it the write fails and the writer
+    /// gets SIGXFSZ. Call before [`Jail::command`].
+    pub fn limit_file_size(&mut self, bytes: u64) {
+        self.file_size = Some(bytes);
+    }
+
     /// The rlimits the jail sets, as `(resource, soft, hard)`.
     fn rlimits(&self) -> Vec<(Resource, u64, u64)> {
-        let l = &self.limits;
-        let cpu = l.cpu_seconds();
-        let mut r = vec![
-            (Resource::Nofile, l.open_files.into(), l.open_files.into()),
-            (Resource::Cpu, cpu, cpu + 1),
-            (Resource::Core, 0, 0),
-        ];
-        let pids_cgroup = self.cgroup.as_ref().is_some_and(|c| c.limits_processes());
-        if self.lease.is_some() && !pids_cgroup {
-            r.push((Resource::Nproc, l.processes.into(), l.processes.into()));
-        }
-        if !self.cgroup.as_ref().is_some_and(|c| c.limits_memory()) {
-            r.push((Resource::As, l.memory, l.memory));
-        }
-        r
+        rlimits(&self.limits, &self.facts(), self.file_size)
     }
 
     /// The command that runs `program args` (a path inside the jail) with
@@ -241,19 +255,19 @@ impl Jail {
         env: &[(OsString, OsString)],
     ) -> Command {
         let mut cmd = Command::new(&self.bwrap);
-        cmd.env_clear().args(&self.args);
-        let base = BASE_ENV
-            .iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v)));
-        for (k, v) in base.chain(env.iter().cloned()) {
-            cmd.arg("--setenv").arg(k).arg(v);
-        }
-        cmd.arg("--").arg(program).args(args);
+        cmd.env_clear().args(&self.args).args(bwrap_command_tail(
+            BASE_ENV,
+            env,
+            self.reaper_write.as_raw_fd(),
+            program.as_os_str(),
+            args,
+        ));
 
         let join: Option<CgroupJoin> = self.cgroup.as_ref().map(|c| c.join_fds());
         let rlimits = self.rlimits();
         let data = self.data_fds.clone();
         let status = self.status_write.clone();
+        let reaper = self.reaper_write.clone();
         let ids = self.lease.as_ref().map(|l| (l.uid, l.gid));
         let child = move || -> io::Result<()> {
             // No allocation from here on: this runs between fork and exec.
@@ -269,6 +283,7 @@ impl Jail {
                 rustix::io::fcntl_setfd(&**fd, FdFlags::empty())?;
             }
             rustix::io::fcntl_setfd(&*status, FdFlags::empty())?;
+            rustix::io::fcntl_setfd(&*reaper, FdFlags::empty())?;
             for &(resource, soft, hard) in &rlimits {
                 let limit = Rlimit {
                     current: Some(soft),
@@ -283,10 +298,11 @@ impl Jail {
                 rustix::thread::set_thread_res_gid(gid, gid, gid)?;
                 rustix::thread::set_thread_res_uid(uid, uid, uid)?;
             }
+            join_new_session_keyring()?;
             Ok(())
         };
         // SAFETY: the closure only makes system calls (close_range, write,
-        // lseek, fcntl, prlimit, setgroups, setresgid, setresuid) on memory allocated
+        // lseek, fcntl, prlimit, setgroups, setresgid, setresuid, keyctl) on memory allocated
         // before the fork; it allocates nothing and takes no lock.
         unsafe { cmd.pre_exec(child) };
         cmd
@@ -331,19 +347,33 @@ impl Jail {
     /// it holds bubblewrap's message.
     pub fn outcome(&self, bwrap_status: ExitStatus, stderr: &[u8]) -> Outcome {
         let text = self.status_text();
-        let field = |key: &str| status_field(&text, key);
-        let decode = |code: i64| match code {
-            129..=192 => Ending::Signaled((code - 128) as i32),
-            _ => Ending::Exited(code as i32),
-        };
-        // bubblewrap writes "exit-code" only when the program ran; without
-        // it, a bubblewrap that exited by itself failed to set the jail up,
-        // and one killed by a signal was killed by the evaluator or the
-        // kernel (its program with it).
-        let ending = match (field("exit-code"), bwrap_status.signal()) {
-            (Some(code), _) => decode(code),
-            (None, Some(sig)) => Ending::Signaled(sig),
-            (None, None) => {
+        let mut reaper_text = Vec::new();
+        let mut chunk = [0u8; 256];
+        while let Ok(n @ 1..) = rustix::io::read(&self.reaper_read, &mut chunk) {
+            reaper_text.extend_from_slice(&chunk[..n]);
+        }
+        let reaper = super::reaper::parse(&String::from_utf8_lossy(&reaper_text));
+        // The reaper's report is exact. Without it: bubblewrap writes
+        // "exit-code" only when what it started (the reaper) ran, so the
+        // reaper itself was killed (by its program or the kernel), which
+        // bubblewrap reports as 128 + the signal; with no "exit-code", a
+        // bubblewrap that exited by itself failed to set the jail up, and
+        // one killed by a signal was killed by the evaluator or the kernel
+        // (its program with it).
+        let ending = match (
+            reaper,
+            status_field(&text, "exit-code"),
+            bwrap_status.signal(),
+        ) {
+            (Some(ReaperReport::WaitStatus(status)), _, _) => wait_status_ending(status),
+            (Some(ReaperReport::ExecErrno(errno)), _, _) => Ending::FailedToStart(format!(
+                "cannot run the program: {}",
+                io::Error::from_raw_os_error(errno)
+            )),
+            (None, Some(code @ 129..=192), _) => Ending::Signaled((code - 128) as i32),
+            (None, Some(code), _) => Ending::Exited(code as i32),
+            (None, None, Some(sig)) => Ending::Signaled(sig),
+            (None, None, None) => {
                 let text = String::from_utf8_lossy(stderr);
                 let message = text
                     .lines()
@@ -365,9 +395,53 @@ impl Jail {
         Outcome { ending, usage }
     }
 
+    /// How this jail enforces limits: its cgroup's controllers (or why it
+    /// has none) and whether it runs as a leased uid.
+    pub fn facts(&self) -> JailFacts {
+        JailFacts {
+            cgroup: self.cgroup.as_ref().map(|c| CgroupFacts {
+                version: c.version(),
+                memory: c.limits_memory(),
+                processes: c.limits_processes(),
+            }),
+            cgroup_error: self.cgroup_error.clone(),
+            leased_uid: self.lease.is_some(),
+        }
+    }
+
     /// Each limit with its value and how it is enforced in this jail.
     pub fn limit_reports(&self) -> Vec<LimitReport> {
-        let l = &self.limits;
+        self.facts().limit_reports(&self.limits)
+    }
+}
+
+/// What a game's cgroup limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CgroupFacts {
+    /// The cgroup version: 1 or 2.
+    pub version: u8,
+    /// Whether it limits memory.
+    pub memory: bool,
+    /// Whether it limits the number of processes.
+    pub processes: bool,
+}
+
+/// How jails on this machine enforce the limits, as found once by
+/// [`probe_jail`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JailFacts {
+    /// The game's cgroup, if one could be made.
+    pub cgroup: Option<CgroupFacts>,
+    /// Why no cgroup could be made, if none.
+    pub cgroup_error: Option<String>,
+    /// Whether games run as a leased uid (the evaluator is root).
+    pub leased_uid: bool,
+}
+
+impl JailFacts {
+    /// Each of `limits` with its value and how such a jail enforces it.
+    pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
+        let l = limits;
         let cg = self.cgroup.as_ref();
         let why_no_cgroup = || {
             self.cgroup_error
@@ -375,18 +449,14 @@ impl Jail {
                 .unwrap_or_else(|| "the cgroup lacks this controller".into())
         };
         let memory = match cg {
-            Some(c) if c.limits_memory() => Enforcement::Cgroup {
-                version: c.version(),
-            },
+            Some(c) if c.memory => Enforcement::Cgroup { version: c.version },
             _ => Enforcement::Rlimit {
                 scope: RlimitScope::Process,
             },
         };
         let processes = match cg {
-            Some(c) if c.limits_processes() => Enforcement::Cgroup {
-                version: c.version(),
-            },
-            _ if self.lease.is_some() => Enforcement::Rlimit {
+            Some(c) if c.processes => Enforcement::Cgroup { version: c.version },
+            _ if self.leased_uid => Enforcement::Rlimit {
                 scope: RlimitScope::Uid,
             },
             _ => Enforcement::NotEnforced {
@@ -416,9 +486,55 @@ impl Jail {
     }
 }
 
+/// Makes the calling process join a fresh anonymous session keyring, so
+/// that the game possesses none of the evaluator's keys (a service's or a
+/// login's session keyring, with its tickets and credentials) and leaves
+/// none to a later game. To run between fork and exec, after the uid change
+/// (the new keyring belongs to the game's uid).
+///
+/// rustix has no `keyctl`; the raw call's result is checked.
+fn join_new_session_keyring() -> io::Result<()> {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    // SAFETY: keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL) reads no memory:
+    // a null name asks for a new anonymous keyring.
+    let result = unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        )
+    };
+    if result < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        // Give the writable folders back to the evaluator before the uid
+        // is freed for another game. Failure leaves a folder of a uid no
+        // game can reach (it is no mount source of any other game).
+        let me = (rustix::process::geteuid(), rustix::process::getegid());
+        for dir in &self.handed_over {
+            let _ = std::os::unix::fs::chown(dir, Some(me.0.as_raw()), Some(me.1.as_raw()));
+        }
+    }
+}
+
+/// The ending a `waitpid` status word describes.
+fn wait_status_ending(status: i32) -> Ending {
+    let signal = status & 0x7f;
+    if signal == 0 {
+        Ending::Exited((status >> 8) & 0xff)
+    } else {
+        Ending::Signaled(signal)
+    }
+}
+
 /// The integer value of `"key":` in bubblewrap's status objects (it writes
 /// only flat objects of string keys and integer values).
-fn status_field(text: &str, key: &str) -> Option<i64> {
+pub(crate) fn status_field(text: &str, key: &str) -> Option<i64> {
     let quoted = format!("\"{key}\"");
     let rest = &text[text.find(&quoted)? + quoted.len()..];
     let rest = rest.trim_start().strip_prefix(':')?.trim_start();
@@ -430,7 +546,66 @@ fn status_field(text: &str, key: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::status_field;
+    use super::{Ending, status_field, wait_status_ending};
+
+    #[test]
+    fn limit_reports_follow_the_probed_facts_without_a_jail() {
+        use super::{CgroupFacts, JailFacts};
+        use crate::sandbox::{Enforcement, Limits, RlimitScope};
+        let how = |facts: &JailFacts, name: &str| {
+            let reports = facts.limit_reports(&Limits::default());
+            reports
+                .into_iter()
+                .find(|r| r.name == name)
+                .unwrap()
+                .enforcement
+        };
+        // As the README's table says: a cgroup v2 with both controllers.
+        let full = JailFacts {
+            cgroup: Some(CgroupFacts {
+                version: 2,
+                memory: true,
+                processes: true,
+            }),
+            cgroup_error: None,
+            leased_uid: true,
+        };
+        assert_eq!(how(&full, "memory"), Enforcement::Cgroup { version: 2 });
+        assert_eq!(how(&full, "processes"), Enforcement::Cgroup { version: 2 });
+        // No cgroup, no root: per-process rlimits, no process count.
+        let bare = JailFacts {
+            cgroup: None,
+            cgroup_error: Some("no cgroup here".into()),
+            leased_uid: false,
+        };
+        let per_process = Enforcement::Rlimit {
+            scope: RlimitScope::Process,
+        };
+        assert_eq!(how(&bare, "memory"), per_process);
+        assert!(matches!(
+            how(&bare, "processes"),
+            Enforcement::NotEnforced { reason } if reason.contains("no cgroup here")
+        ));
+        let leased = JailFacts {
+            leased_uid: true,
+            ..bare
+        };
+        let per_uid = Enforcement::Rlimit {
+            scope: RlimitScope::Uid,
+        };
+        assert_eq!(how(&leased, "processes"), per_uid);
+    }
+
+    #[test]
+    fn wait_statuses_are_decoded_as_waitpid_documents_them() {
+        // exit(139): status 139 << 8; SIGSEGV: 11; SIGKILL with a core
+        // flag off: 9; exit(0): 0 (glibc's WIFEXITED/WEXITSTATUS).
+        assert_eq!(wait_status_ending(139 << 8), Ending::Exited(139));
+        assert_eq!(wait_status_ending(11), Ending::Signaled(11));
+        assert_eq!(wait_status_ending(0x80 | 11), Ending::Signaled(11));
+        assert_eq!(wait_status_ending(9), Ending::Signaled(9));
+        assert_eq!(wait_status_ending(0), Ending::Exited(0));
+    }
 
     #[test]
     fn status_fields_are_read_from_bubblewraps_objects() {

@@ -26,3 +26,19 @@ pub fn close_inherited_on_exec(first: RawFd, last: RawFd) -> std::io::Result<()>
     }
     Ok(())
 }
+
+/// A fresh close-on-exec memory file holding `bytes`, at descriptor
+/// `first_fd` or above, positioned at its end: for bubblewrap options that
+/// read a descriptor to its end (`--ro-bind-data`, `--seccomp`), which the
+/// jail rewinds before each start.
+pub(crate) fn memory_file(
+    name: &str,
+    bytes: &[u8],
+    first_fd: RawFd,
+) -> std::io::Result<std::os::fd::OwnedFd> {
+    use std::io::Write;
+    let memfd = rustix::fs::memfd_create(name, rustix::fs::MemfdFlags::CLOEXEC)?;
+    let mut file = std::fs::File::from(rustix::io::fcntl_dupfd_cloexec(&memfd, first_fd)?);
+    file.write_all(bytes)?;
+    Ok(file.into())
+}

@@ -6,7 +6,9 @@
 //! [`Jail::command`] gives the [`std::process::Command`] that starts the
 //! program under `bwrap`; [`Jail::outcome`] says how it ended and what it
 //! used; [`Jail::limit_reports`] says how each of the [`Limits`] was
-//! enforced. [`probe`] checks once that bubblewrap works here.
+//! enforced. [`probe`] checks once that bubblewrap works here. The
+//! command line itself is a pure [`plan`] of the limits, mounts and
+//! descriptor numbers, tested by a golden file.
 //!
 //! # Threat model
 //!
@@ -22,9 +24,10 @@
 //!   minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
 //!   `tty`, a private `pts`; `/dev/shm` is read-only, so POSIX shared
 //!   memory and named semaphores are unavailable);
-//! - make any system call the kernel allows an unprivileged user in a user
-//!   namespace of its own: there is no seccomp filter, so a kernel bug
-//!   remains the way out;
+//! - make the system calls the kernel allows an unprivileged user in a
+//!   user namespace of its own, less those the seccomp filter denies
+//!   ([`SYSCALL_FILTER`], [`denied_calls`]): a kernel bug in what remains is
+//!   still a way out;
 //! - use the descriptors the evaluator passes (its channel on fd 3).
 //!
 //! It **cannot**:
@@ -41,6 +44,41 @@
 //! - exceed the memory or process limits of [`Limits`] (the kernel's cgroup
 //!   where there is one, rlimits otherwise: see [`Jail::limit_reports`]).
 //!
+//! # Shared kernel state
+//!
+//! A game shares nothing with another contestant's games that the kernel
+//! keeps between them, or two contestants could play as a team (a spy
+//! passing its cards to a friend). Each shared object and how it is closed:
+//! - kernel keys (not namespaced; `/proc/keys` lists every key a caller may
+//!   view, of any uid): `add_key`, `keyctl`, `request_key` are denied, and
+//!   each game joins a fresh anonymous session keyring after its uid change
+//!   (not the evaluator's, which may hold an organiser's tickets);
+//! - the page cache of shared files: `fadvise64`, `mincore`, `cachestat`,
+//!   `readahead`, `preadv2`/`pwritev2` with `RWF_NOWAIT`, Linux AIO and
+//!   `io_uring` are denied;
+//! - file-access events on shared files: `inotify_*`, `fanotify_*` denied;
+//! - other processes (bubblewrap's init is pid 1 of the game): `ptrace`,
+//!   `process_vm_*`, `perf_event_open`, `kcmp`, `pidfd_getfd` denied;
+//! - `/tmp`, System V IPC, abstract sockets, the network: private
+//!   namespaces and a tmpfs per game;
+//! - a compiler's build folder: mode 0700, owned by the compilation's
+//!   leased uid while it runs, its files capped by `RLIMIT_FSIZE`.
+//!
+//! What remains:
+//! - **the shared read-only `/usr`**: a read's duration still tells a
+//!   cached page from a cold one, so a spy that reads a rarely used file
+//!   leaves a bit a later game can time;
+//! - the clock: a spy can end its last game at a chosen moment and the next
+//!   game can read the time (a few bits per game); the evaluator plays its
+//!   games in a seeded shuffled order across contestants and decks
+//!   (`evaluator::game_order`, the seed in the audit), so a spy cannot know
+//!   whose game comes next;
+//! - page-fault timing on memory a game maps;
+//! - CPU contention between concurrent games (`poker bench --jobs`, one
+//!   contestant only).
+//!
+//! # Users
+//!
 //! When the evaluator runs as root, each game runs as a uid and gid of its
 //! own from [`DEFAULT_UID_RANGE`] (2 000 000 000–2 000 000 999), with no
 //! supplementary groups, so even a kernel bug that let it out of its mount
@@ -50,6 +88,14 @@
 //! but whatever it reaches it reaches with the organiser's rights, no cgroup
 //! is writable, memory is an address-space rlimit per process and the
 //! process count is not enforced: run contests as root.
+//!
+//! # The reaper
+//!
+//! bubblewrap reports a death by signal n as exit code 128 + n. So that
+//! `exit(139)` is not read as SIGSEGV, the program runs under a reaper of
+//! our own ([`REAPER_PATH`], a static program embedded in the evaluator and
+//! copied into each jail) that reports its exact wait status on a pipe it
+//! does not pass on.
 //!
 //! # Getting the program in
 //!
@@ -74,15 +120,22 @@
 mod bwrap;
 mod cgroup;
 mod fds;
+mod filter;
 mod limits;
 mod mounts;
+pub mod plan;
+mod reaper;
 mod scratch;
 mod uid;
 
-pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
+pub use bwrap::{
+    BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
+};
 pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
 pub use fds::close_inherited_on_exec;
+pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
+pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};
 pub use uid::{DEFAULT_UID_RANGE, UidLease};

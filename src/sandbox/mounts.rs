@@ -54,20 +54,9 @@ pub(crate) struct PreparedMounts {
     pub data_fds: Vec<Arc<OwnedFd>>,
 }
 
-/// The system part of bubblewrap's command line.
-pub(crate) fn system_args() -> Vec<OsString> {
-    let mut a: Vec<OsString> = Vec::new();
-    let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
-    push(&["--ro-bind", "/usr", "/usr"]);
-    for (link, target) in [
-        ("/lib", "usr/lib"),
-        ("/lib64", "usr/lib64"),
-        ("/bin", "usr/bin"),
-        ("/sbin", "usr/sbin"),
-    ] {
-        push(&["--symlink", target, link]);
-    }
-    push(&["--dir", "/etc"]);
+/// The files of `/etc` to bind read-only into a jail: [`ETC_FILES`] and
+/// Free Pascal's `fpc-*.cfg` found on this machine.
+pub(crate) fn etc_files() -> Vec<String> {
     let mut etc: Vec<String> = ETC_FILES.iter().map(|s| s.to_string()).collect();
     if let Ok(dir) = fs::read_dir("/etc") {
         for entry in dir.flatten() {
@@ -77,12 +66,7 @@ pub(crate) fn system_args() -> Vec<OsString> {
             }
         }
     }
-    for name in etc {
-        let path = format!("/etc/{name}");
-        push(&["--ro-bind-try", &path, &path]);
-    }
-    push(&["--proc", "/proc", "--dev", "/dev"]);
-    a
+    etc
 }
 
 /// Whether uid `nobody`-like strangers can search every ancestor of `dir`

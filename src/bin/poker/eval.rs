@@ -56,6 +56,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
 
+    /// Seed of the order the games are played in: shuffled across
+    /// contestants and decks, so no contestant knows whose game follows its
+    /// own. Default: random; the audit records the seed used.
+    #[arg(long, value_name = "N")]
+    order_seed: Option<u64>,
+
     #[command(flatten)]
     run: RunOptions,
 }
@@ -112,7 +118,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(_) => SandboxMode::On,
         None => SandboxMode::Auto,
     };
-    let config = args.run.config(default_mode)?;
+    let mut config = args.run.config(default_mode)?;
+    if let Some(seed) = args.order_seed {
+        config.order_seed = seed;
+    }
     let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     let decks = match &args.decks {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
@@ -166,7 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut report = Report::new(results, &config);
     let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    report.audit = Some(Audit::new(&contestants, &decks, hex));
+    report.audit = Some(Audit::new(&contestants, &decks, hex, config.order_seed));
     if let Some(path) = &args.html {
         let source = match &args.decks {
             Some(file) => file.display().to_string(),

@@ -1,0 +1,96 @@
+//! One classification of how a program ended, for games and compilations
+//! alike: which limit stopped it, or how it ended by itself.
+
+use crate::sandbox::{Ending, Limits, Outcome};
+
+/// How a run ended, with the limits named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// It exited by itself with this code.
+    Exited(i32),
+    /// A signal killed it that no limit explains (its own crash).
+    Signaled(i32),
+    /// The sandbox could not start it: why.
+    FailedToStart(String),
+    /// The kernel's OOM killer stopped it at the memory limit.
+    Memory,
+    /// It reached the CPU-time limit (SIGXCPU, or the cgroup's measure).
+    CpuTime,
+    /// It wrote a file past the file-size limit (SIGXFSZ).
+    FileSize,
+    /// It was still running at the wall-clock limit (or when killed).
+    WallTime,
+}
+
+/// Classifies a run's `outcome` (`None`: it was still running when it was
+/// killed) under `limits`; `timed_out` says the caller's wall-clock timer
+/// fired. A limit is named first, whatever signal carried it out: the
+/// memory limit (OOM kill), then CPU time, then file size, then wall time.
+pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> Verdict {
+    let Some(outcome) = outcome else {
+        return Verdict::WallTime;
+    };
+    if let Ending::FailedToStart(why) = &outcome.ending {
+        return Verdict::FailedToStart(why.clone());
+    }
+    let signal = match outcome.ending {
+        Ending::Signaled(s) => Some(s),
+        _ => None,
+    };
+    if outcome.usage.oom_killed {
+        Verdict::Memory
+    } else if signal == Some(libc::SIGXCPU)
+        || outcome.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
+    {
+        Verdict::CpuTime
+    } else if signal == Some(libc::SIGXFSZ) {
+        Verdict::FileSize
+    } else if timed_out {
+        Verdict::WallTime
+    } else {
+        match outcome.ending {
+            Ending::Signaled(s) => Verdict::Signaled(s),
+            Ending::Exited(code) => Verdict::Exited(code),
+            Ending::FailedToStart(_) => unreachable!("handled above"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::Usage;
+    use std::time::Duration;
+
+    fn ended(ending: Ending, usage: Usage) -> Outcome {
+        Outcome { ending, usage }
+    }
+
+    #[test]
+    fn limits_are_named_before_the_signal_that_enforced_them() {
+        let limits = Limits::default();
+        let plain = |e| classify(Some(&ended(e, Usage::default())), false, &limits);
+        assert_eq!(plain(Ending::Exited(139)), Verdict::Exited(139));
+        assert_eq!(
+            plain(Ending::Signaled(libc::SIGSEGV)),
+            Verdict::Signaled(11)
+        );
+        assert_eq!(plain(Ending::Signaled(libc::SIGXCPU)), Verdict::CpuTime);
+        assert_eq!(plain(Ending::Signaled(libc::SIGXFSZ)), Verdict::FileSize);
+        let oom = Usage {
+            oom_killed: true,
+            ..Usage::default()
+        };
+        let killed = ended(Ending::Signaled(libc::SIGKILL), oom);
+        assert_eq!(classify(Some(&killed), true, &limits), Verdict::Memory);
+        let busy = Usage {
+            cpu_time: Some(Duration::from_secs(5)),
+            ..Usage::default()
+        };
+        let killed = ended(Ending::Signaled(libc::SIGKILL), busy);
+        assert_eq!(classify(Some(&killed), false, &limits), Verdict::CpuTime);
+        let killed = ended(Ending::Signaled(libc::SIGKILL), Usage::default());
+        assert_eq!(classify(Some(&killed), true, &limits), Verdict::WallTime);
+        assert_eq!(classify(None, true, &limits), Verdict::WallTime);
+    }
+}
