@@ -19,6 +19,9 @@ pub struct RunConfig {
     pub jobs: usize,
     /// Set when the sandbox was asked for as `auto` and is not available.
     pub warning: Option<String>,
+    /// Play each contestant's games through one fork server of it (started
+    /// once, forking a child per game) instead of a fresh process per game.
+    pub fork_server: bool,
 }
 
 /// The default time limit of a compilation.
@@ -52,6 +55,7 @@ impl RunConfig {
             compile_limits,
             jobs: 1,
             warning,
+            fork_server: false,
         })
     }
 
@@ -68,6 +72,17 @@ impl RunConfig {
             compile_limits: default_compile_limits(),
             jobs: 1,
             warning: None,
+            fork_server: false,
+        }
+    }
+
+    /// How games get their processes, as reports name it: `fork-server` or
+    /// `fresh-processes`.
+    pub fn mode_name(&self) -> &'static str {
+        if self.fork_server {
+            "fork-server"
+        } else {
+            "fresh-processes"
         }
     }
 

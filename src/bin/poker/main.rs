@@ -12,6 +12,7 @@ mod progress;
 mod render;
 mod run_options;
 mod shuffle;
+mod tally;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
