@@ -180,7 +180,9 @@ enum Served {
     /// fit for more games.
     Game(GameResult, bool),
     /// The server never started the game (it died, hung or misbehaved
-    /// before its child spoke); it is unfit for more.
+    /// before its child spoke), or went while it was played and took its
+    /// child along: the game is to be played again in a fresh process, and
+    /// the server is unfit for more.
     NotStarted,
 }
 
@@ -286,6 +288,15 @@ impl Server {
                 .and_then(|(line, _)| ServerLine::decode(&line)),
             None => None,
         };
+        if report.is_none() && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+        {
+            // The server went during the game, and in the sandbox its
+            // child went with it (bubblewrap's init ends the pid namespace
+            // with its first process): the game was cut short by the
+            // server's end, not by its own play. It is played again in a
+            // fresh process, on the same deck.
+            return Served::NotStarted;
+        }
         let (program_ending, fit) = match report {
             Some(ServerLine::Exited(code)) => (Some(ProgramEnding::Exited(code)), true),
             Some(ServerLine::Killed(signal)) => (Some(ProgramEnding::Signaled(signal)), true),
@@ -312,7 +323,7 @@ impl Server {
             (None, Ending::TimedOut) if measured.usage.oom_killed => Some(measured),
             _ => None,
         };
-        let result = conclude(
+        let mut result = conclude(
             &game,
             ending,
             outcome.as_ref(),
@@ -321,6 +332,15 @@ impl Server {
             number,
             config,
         );
+        if let Some(ServerLine::Hello(_)) = report {
+            // A second process said hello: two processes of the program
+            // called p_startgame, which breaks the rules as it does in a
+            // fresh process (where both ask to start the one game).
+            result.score = 0;
+            result.status = super::Status::Violation;
+            result.reason =
+                Some("rule broken: p_startgame called by two processes of the program".into());
+        }
         Served::Game(result, fit)
     }
 

@@ -310,17 +310,30 @@ pub fn evaluate(
     let mut results = Vec::new();
     for contestant in contestants {
         let mut tests = Vec::new();
-        for (i, deck) in decks.iter().enumerate() {
-            let game = match &contestant.program {
-                Ok(program) => play(supervisor, program, deck, i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
-            };
+        let mut record = |game: GameResult| {
             let game = GameResult {
-                best_possible: Some(best[i]),
+                best_possible: Some(best[game.deck - 1]),
                 ..game
             };
             on_game(contestant, &game);
             tests.push(game);
+        };
+        match &contestant.program {
+            Ok(program) if config.fork_server => {
+                let mut numbered = decks.iter().copied().enumerate();
+                let next = || numbered.next().map(|(i, deck)| (i + 1, deck));
+                fork_server::play_through_server(supervisor, program, config, next, &mut record);
+            }
+            Ok(program) => {
+                for (i, deck) in decks.iter().enumerate() {
+                    record(play(supervisor, program, deck, i + 1, config));
+                }
+            }
+            Err(why) => {
+                for i in 0..decks.len() {
+                    record(GameResult::not_run(i + 1, why.clone()));
+                }
+            }
         }
         results.push(ContestantResult {
             name: contestant.name.clone(),

@@ -17,6 +17,10 @@ use std::fmt::Write;
 pub struct Report {
     /// `"bubblewrap"` or `"off"`: how contestants were confined.
     pub sandbox: &'static str,
+    /// `"fresh-processes"` (a process per game, as in the contest) or
+    /// `"fork-server"` (`--fork-server`: one process per contestant forking
+    /// a child per game).
+    pub mode: &'static str,
     /// Each game limit with its value and how it was enforced.
     pub limits: Vec<LimitReport>,
     /// Every contestant's games, total and rank.
@@ -209,6 +213,7 @@ impl Report {
     pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
         Report {
             sandbox: config.launcher.name(),
+            mode: config.mode_name(),
             limits: config.limit_reports(),
             contestants,
             warnings: config.warning.iter().cloned().collect(),
@@ -224,6 +229,7 @@ impl Report {
             let _ = writeln!(out, "warning: {warning}");
         }
         let _ = writeln!(out, "sandbox: {}", self.sandbox);
+        let _ = writeln!(out, "processes: {}", self.mode);
         for limit in &self.limits {
             let _ = writeln!(out, "  limit {limit}");
         }
