@@ -42,8 +42,13 @@ fn eval(decks: &Path, extra: &[&str], contestants: &[PathBuf]) -> Value {
     serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
 }
 
+/// One game: status, score, board (as JSON text).
+type Game = (String, u64, String);
+/// Each contestant's name and games, deck by deck.
+type Games = Vec<(String, Vec<Game>)>;
+
 /// Each contestant's games as (status, score, board), deck by deck.
-fn games(report: &Value) -> Vec<(String, Vec<(String, u64, String)>)> {
+fn games(report: &Value) -> Games {
     report["contestants"]
         .as_array()
         .unwrap()
@@ -70,12 +75,7 @@ fn games(report: &Value) -> Vec<(String, Vec<(String, u64, String)>)> {
 /// same status and score, and with `boards` the same board; returns the
 /// fresh-process games. (A game that breaks a rule in one way may have
 /// placed cards before the evaluator saw the break in the other.)
-fn same_both_ways(
-    decks: &Path,
-    extra: &[&str],
-    contestants: &[PathBuf],
-    boards: bool,
-) -> Vec<(String, Vec<(String, u64, String)>)> {
+fn same_both_ways(decks: &Path, extra: &[&str], contestants: &[PathBuf], boards: bool) -> Games {
     let fresh = eval(decks, extra, contestants);
     let mut forked_args = extra.to_vec();
     forked_args.push("--fork-server");
@@ -86,7 +86,7 @@ fn same_both_ways(
     for ((name, a), (_, b)) in fresh.iter().zip(&forked) {
         assert_eq!(a.len(), b.len(), "{name}");
         for (deck, (x, y)) in a.iter().zip(b).enumerate() {
-            let shown = |t: &(String, u64, String)| (t.0.clone(), t.1, boards.then(|| t.2.clone()));
+            let shown = |t: &Game| (t.0.clone(), t.1, boards.then(|| t.2.clone()));
             assert_eq!(
                 shown(x),
                 shown(y),

@@ -104,7 +104,7 @@ pub struct Server {
 /// What starting a server gave.
 enum Started {
     /// A server, ready for its first game.
-    Server(Server),
+    Server(Box<Server>),
     /// Not a server: the program played the game it was started for.
     Played(GameResult),
 }
@@ -163,7 +163,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     drop(watched);
     if first.as_deref().and_then(ServerLine::decode) == Some(ServerLine::Hello(FORK_SERVER_VERSION))
     {
-        return Started::Server(Server { running, channel });
+        return Started::Server(Box::new(Server { running, channel }));
     }
     // Not a server: this was a game, as in a fresh process.
     match Transport::socket(channel) {
@@ -178,7 +178,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
 enum Served {
     /// The game was played (its result), and whether the server is still
     /// fit for more games.
-    Game(GameResult, bool),
+    Game(Box<GameResult>, bool),
     /// The server never started the game (it died, hung or misbehaved
     /// before its child spoke), or went while it was played and took its
     /// child along: the game is to be played again in a fresh process, and
@@ -341,7 +341,7 @@ impl Server {
             result.reason =
                 Some("rule broken: p_startgame called by two processes of the program".into());
         }
-        Served::Game(result, fit)
+        Served::Game(Box::new(result), fit)
     }
 
     /// Tells the server there are no more games, and ends it.
@@ -396,7 +396,7 @@ pub fn play_through_server(
         let current = match server.as_mut() {
             Some(current) => current,
             None => match start(program, &deck, number, config) {
-                Started::Server(started) => server.insert(started),
+                Started::Server(started) => server.insert(*started),
                 Started::Played(result) => {
                     processes.fresh += 1;
                     processes.fallback = Some(format!(
@@ -411,7 +411,7 @@ pub fn play_through_server(
         match current.play(&deck, number, config) {
             Served::Game(result, fit) => {
                 processes.forked += 1;
-                on_game(result);
+                on_game(*result);
                 if !fit {
                     processes.fallback =
                         Some("the fork server died, hung or misbehaved between games".into());

@@ -201,7 +201,7 @@ pub extern "C" fn poker_fork_server_reap(pid: c_int) {
             return None;
         };
         *game = None;
-        let line = match rustix::process::Pid::from_raw(pid).map(|pid| wait(pid)) {
+        let line = match rustix::process::Pid::from_raw(pid).map(wait) {
             Some(Some(line)) => line,
             _ => ServerLine::Gone,
         };
