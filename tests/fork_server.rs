@@ -309,3 +309,65 @@ fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
         }
     }
 }
+
+/// `poker bench --json` on `contestant` with `flags`.
+fn bench(contestant: &Path, flags: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["bench", "--json", "--quiet", "--games", "40", "--seed", "9"])
+        .args(["--jobs", "2", "--sandbox", "on", "--lib-dir"])
+        .arg(common::lib_dir())
+        .args(flags)
+        .arg(contestant)
+        .output()
+        .expect("run poker bench");
+    assert!(
+        output.status.success(),
+        "poker bench failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("poker bench --json prints JSON")
+}
+
+#[test]
+fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
+    if !sandbox_available() {
+        return;
+    }
+    let greedy = common::root().join("c_examples/greedy.c");
+    let forked = bench(&greedy, &[]);
+    let fresh = bench(&greedy, &["--fresh-processes"]);
+    for key in [
+        "mean",
+        "sd",
+        "standard_error",
+        "min",
+        "min_seed",
+        "max",
+        "max_seed",
+        "failed",
+    ] {
+        assert_eq!(forked[key], fresh[key], "{key}: {forked} vs {fresh}");
+    }
+    assert_eq!(forked["mode"], "fork-server");
+    assert_eq!(forked["games_forked"], 40);
+    assert_eq!(forked["games_fresh"], 0);
+    assert_eq!(fresh["mode"], "fresh-processes");
+    assert_eq!(fresh["games_fresh"], 40);
+    // An executable of an older library (here: one that plays without
+    // answering the fork server) falls back to fresh processes, and says so.
+    let old = c_source(
+        "no_server",
+        "#include <poker.h>\n#include <stdlib.h>\n\
+         int main(void) { int i, v, c; unsetenv(\"POKER_PROTOCOL\"); p_startgame();\n\
+         for (i = 0; i < 20; i++) { p_look(&v, &c); p_place(i % 4 + 1); } return 0; }\n",
+    );
+    let old = bench(&old, &[]);
+    assert_eq!(old["games_fresh"], 40, "{old}");
+    assert_eq!(old["failed"], 0, "{old}");
+    assert!(
+        old["fallback"]
+            .as_str()
+            .unwrap()
+            .contains("not a fork server")
+    );
+}
