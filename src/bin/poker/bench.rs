@@ -186,6 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "mean": mean, "sd": sd, "standard_error": se,
                 "min": min, "min_seed": min_seed, "max": max, "max_seed": max_seed,
                 "seconds_per_game": mean_time,
+                "wall_seconds": wall,
                 "failed": failed,
                 "mean_best_possible": mean_best,
                 "sandbox": config.launcher.name(),
