@@ -371,3 +371,32 @@ fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
             .contains("not a fork server")
     );
 }
+
+#[test]
+fn python_games_of_one_server_draw_different_random_numbers() {
+    if !sandbox_available() {
+        return;
+    }
+    // os.fork re-seeds `random` in each child; a raw fork() would not.
+    let decks = deck_file("random", 11, 4);
+    let py = common::scratch("fork_server").join("draws.py");
+    std::fs::write(
+        &py,
+        "import random, sys\nfrom libpoker import p_startgame, p_look, p_place\n\
+         random.seed(1)\np_startgame()\nsys.stderr.write('draw %r\\n' % random.random())\n\
+         for i in range(20):\n    p_look()\n    p_place(i % 4 + 1)\n",
+    )
+    .unwrap();
+    let report = eval(&decks, &["--fork-server"], &[py]);
+    let draws: Vec<String> = report["contestants"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["stderr"].as_str().unwrap_or("").trim().to_string())
+        .collect();
+    assert!(draws.iter().all(|d| d.starts_with("draw ")), "{draws:?}");
+    let mut distinct = draws.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), draws.len(), "{draws:?}");
+}

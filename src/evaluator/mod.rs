@@ -7,6 +7,11 @@
 //! each card over a private channel ([`crate::protocol`]), and [`manager`]
 //! applies the rules with the same [`crate::contest::Game`] as practice mode.
 //! Nothing the contestant prints or exits with changes its score.
+//!
+//! With [`RunConfig::fork_server`] (`poker bench`'s default, `poker eval
+//! --fork-server`), each contestant starts once and its library forks a
+//! child per game ([`fork_server`]); each game keeps its own channel,
+//! limits and result, judged by the same rules.
 
 pub mod config;
 pub mod contestant;
