@@ -18,7 +18,7 @@ poker=target/release/poker
 per_game() { # CONTESTANT GAMES [FLAGS...] -> ms per game: the games' wall clock (not the compilation)
     local contestant=$1 games=$2; shift 2
     "$poker" bench "$contestant" --games "$games" --jobs 1 --quiet --json --sandbox "$sandbox" "$@" \
-        | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["failed"] == 0, d; print(f"{d["wall_seconds"] * 1000 / d["games"]:.2f}")'
+        | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["failed"] == 0, d; print("%.2f" % (d["wall_seconds"] * 1000 / d["games"]))'
 }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); sandbox $sandbox; ms per game, wall clock of all games"
 printf '%-28s %10s %10s %8s\n' contestant fork-server fresh ratio
