@@ -534,7 +534,7 @@ int poker_fork_server_next(void);
 
 /*
  In a game's child, right after the fork: makes the game's socket the
- channel and its file the standard error, closes the server's channel,
+ channel and its pipe the standard error, closes the server's channel,
  and starts a process group of its own. The next `p_startgame` then
  plays the game. Does nothing outside a freshly forked child.
  */

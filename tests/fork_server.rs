@@ -202,6 +202,19 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
                 ),
             ),
         ),
+        // Writes 96 MiB to stderr (more than its memory limit) when deck
+        // 5's first value comes first.
+        c_source(
+            "stderr_flood",
+            &round_robin(
+                "static char block[65536]; memset(block, 'x', sizeof block);",
+                &format!(
+                    "if (i == 1 && v == {}) {{ int k; for (k = 0; k < 1536; k++) \
+                     if (fwrite(block, 1, sizeof block, stderr) != sizeof block) return 9; }}",
+                    value_of(5)
+                ),
+            ),
+        ),
         // Two processes both call p_startgame (then wait a little, so
         // that neither plays a whole game before the other has called it).
         c_source(
@@ -257,6 +270,7 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
     }
     assert_eq!(statuses("crash_in_game_3")[2], "crash");
     assert!(has("crash_in_game_3", "ok"));
+    assert!(statuses("stderr_flood").iter().all(|s| s == "ok"));
     assert!(statuses("two_processes").iter().all(|s| s == "violation"));
     assert!(statuses("kills_its_server").iter().all(|s| s == "ok"));
     assert!(statuses("exits_early").iter().all(|s| s == "incomplete"));

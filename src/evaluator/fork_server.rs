@@ -3,7 +3,7 @@
 //! `POKER_PROTOCOL=2`, and its library forks one child per game.
 //!
 //! Each game still has its own channel (a fresh socket pair), its own
-//! standard error (a fresh in-memory file), its own wall-clock deadline,
+//! standard error (a fresh pipe), its own wall-clock deadline,
 //! CPU-time rlimit (set on the child from here) and, in the sandbox, its
 //! own cgroup (the child is moved into it before it is told `OK` to its
 //! `S`), its own status, CPU time and peak memory; it is judged by the same
@@ -194,22 +194,6 @@ fn game_cgroup(config: &RunConfig) -> Option<GameCgroup> {
     }
 }
 
-/// The last [`super::STDERR_KEPT`] bytes written to a game's stderr file.
-fn stderr_tail(file: &OwnedFd) -> Vec<u8> {
-    let size = rustix::fs::fstat(file).map_or(0, |s| s.st_size.max(0) as u64);
-    let from = size.saturating_sub(super::STDERR_KEPT as u64);
-    let mut buf = vec![0u8; (size - from) as usize];
-    let mut read = 0;
-    while read < buf.len() {
-        match rustix::io::pread(file, &mut buf[read..], from + read as u64) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => read += n,
-        }
-    }
-    buf.truncate(read);
-    buf
-}
-
 impl Server {
     /// Plays deck `number` through a child of the server.
     fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
@@ -218,11 +202,14 @@ impl Server {
         let Ok((mine, theirs)) = UnixStream::pair() else {
             return Served::NotStarted;
         };
-        let stderr =
-            match rustix::fs::memfd_create("poker-game-stderr", rustix::fs::MemfdFlags::CLOEXEC) {
-                Ok(file) => file,
-                Err(_) => return Served::NotStarted,
-            };
+        // The game's stderr: a pipe of its own, drained as it is written
+        // (as a fresh process's is), so that no output blocks the game or
+        // counts towards its memory.
+        let Ok((stderr_read, stderr)) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+        else {
+            return Served::NotStarted;
+        };
+        let stderr_drain = process::drain(std::fs::File::from(stderr_read));
         if rustix::net::sockopt::set_socket_passcred(&mine, true).is_err()
             || server::send_with_fds(
                 self.channel.as_fd(),
@@ -234,6 +221,7 @@ impl Server {
             return Served::NotStarted;
         }
         drop(theirs);
+        drop(stderr);
         // The child's first line, and its pid from the kernel.
         let (first, pid) = match server::receive_line(&mine, Some(deadline)) {
             Ok(Some((line, attached))) => match attached.pid.and_then(Pid::from_raw) {
@@ -327,7 +315,9 @@ impl Server {
             &game,
             ending,
             outcome.as_ref(),
-            &stderr_tail(&stderr),
+            &stderr_drain
+                .recv_timeout(REPORT_TIMEOUT)
+                .unwrap_or_default(),
             seconds,
             number,
             config,

@@ -198,7 +198,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
 /// bytes (where a program's final message is); the contestant never blocks
 /// on a full pipe.
-fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut kept = Vec::new();

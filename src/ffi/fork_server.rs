@@ -156,7 +156,7 @@ pub extern "C" fn poker_fork_server_next() -> c_int {
 }
 
 /// In a game's child, right after the fork: makes the game's socket the
-/// channel and its file the standard error, closes the server's channel,
+/// channel and its pipe the standard error, closes the server's channel,
 /// and starts a process group of its own. The next `p_startgame` then
 /// plays the game. Does nothing outside a freshly forked child.
 #[unsafe(no_mangle)]

@@ -16,8 +16,8 @@
 //! | `GONE` | it could not be waited for | `GAME` or `DONE` |
 //!
 //! `GAME` carries, as `SCM_RIGHTS`, a fresh socket for the game's channel
-//! and the file the game's standard error goes to. The server forks; the
-//! child makes the socket its channel and the file its fd 2, and plays the
+//! and the pipe the game's standard error goes to. The server forks; the
+//! child makes the socket its channel and the pipe its fd 2, and plays the
 //! game exactly as a version 1 process (`S`, `L`, `P`..., the 20th `P`
 //! ends it). The evaluator learns the child's pid from the kernel
 //! (`SCM_CREDENTIALS` on the game socket) with its `S`, and answers `OK`
