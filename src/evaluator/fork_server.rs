@@ -263,8 +263,11 @@ impl Server {
         match &cgroup {
             Some(cgroup) => cgroup.kill_all(),
             None => {
-                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
+                // Its group too (the child leads one), but only while the
+                // child still holds its pid, so that no reused pid is hit.
+                if rustix::process::pidfd_send_signal(&pidfd, Signal::KILL).is_ok() {
+                    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+                }
             }
         }
         // The server's word on how its child ended, which also says it is
