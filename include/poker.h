@@ -446,6 +446,10 @@ int camicia_simulate_penalties(const uint8_t *a, uint64_t a_len, const uint8_t *
 
  Errors end the program with a one-line message on stderr: called twice
  (exit status 3); a malformed `POKER_DECK` or `POKER_SEED` (exit status 2).
+
+ Under an evaluator that asks for the fork server (`POKER_PROTOCOL=2`),
+ the first call forks one child per game and returns only in each child,
+ which then plays its game; see docs/protocol.md.
  */
 void p_startgame(void);
 
@@ -510,6 +514,37 @@ int poker_last_error(char *buf, int len);
  NULL.
  */
 int poker_last_error_code(void);
+
+/*
+ Starts the fork server if the evaluator asked for it and no contest
+ function ran yet: sends the hello. 1 = this process is now the server
+ (call [`poker_fork_server_next`]); 0 = play as usual (no fork server,
+ or called again, or in a game's child).
+ */
+int poker_fork_server_start(void);
+
+/*
+ In the server: waits for the evaluator's next order. Returns 1 when a
+ game is to be played (fork, then [`poker_fork_server_child`] in the
+ child and [`poker_fork_server_reap`] in the server); when there are no
+ more games, exits the process with status 0 (after `fflush(NULL)`).
+ Outside a server it returns 0.
+ */
+int poker_fork_server_next(void);
+
+/*
+ In a game's child, right after the fork: makes the game's socket the
+ channel and its pipe the standard error, closes the server's channel,
+ and starts a process group of its own. The next `p_startgame` then
+ plays the game. Does nothing outside a freshly forked child.
+ */
+void poker_fork_server_child(void);
+
+/*
+ In the server, after forking the game's child `pid`: closes the game's
+ descriptors, waits for the child, and tells the evaluator how it ended.
+ */
+void poker_fork_server_reap(int pid);
 
 /*
  Deals Microsoft FreeCell game `deal_number` (the Rosetta Code

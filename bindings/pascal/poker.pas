@@ -15,6 +15,9 @@
     while the C functions take `int *`. So p_look has a smallint and a
     longint overload, and the C functions are imported privately with
     ctypes' cint and called through cint temporaries.
+  - Under an evaluator's fork server, p_startgame forks one child per game
+    inside the library: it flushes Output and ErrOutput first, so text
+    written before it is not repeated by every game.
   - The 20th p_place ends the program from inside the library (C exit()),
     which never flushes Free Pascal's own output buffers: p_place flushes
     Output and ErrOutput first, so nothing written with Write/WriteLn is lost
@@ -50,6 +53,11 @@ procedure c_place(column: cint); cdecl; external 'poker' name 'p_place';
 
 procedure p_startgame;
 begin
+  { Under a fork server the library forks one child per game inside this
+    call: flushed here, what was written before is not repeated by every
+    game. }
+  Flush(Output);
+  Flush(ErrOutput);
   c_startgame;
 end;
 

@@ -162,6 +162,10 @@ def _declare(lib):
     fn("p_startgame", None)
     fn("p_look", None, _c_int_p, _c_int_p)
     fn("p_place", None, ctypes.c_int)
+    fn("poker_fork_server_start", ctypes.c_int)
+    fn("poker_fork_server_next", ctypes.c_int)
+    fn("poker_fork_server_child", None)
+    fn("poker_fork_server_reap", None, ctypes.c_int)
     fn("poker_game_new", game_p, ctypes.c_uint64)
     fn("poker_game_new_deck", game_p, _c_int_p, _c_int_p)
     fn("poker_game_new_text", game_p, ctypes.c_char_p)
@@ -337,8 +341,25 @@ class Game:
 # The contest's functions (POKER.H), for contestants written in Python.
 
 def p_startgame():
-    """Starts the game; call it once, before any other function."""
-    _load().p_startgame()
+    """Starts the game; call it once, before any other function.
+
+    Under an evaluator that runs a fork server (``poker bench``), the first
+    call forks one child per game with ``os.fork`` (so Python's at-fork
+    hooks run: ``random`` is re-seeded in each child, ``threading`` is
+    reset) and returns only in each child, which plays its game. What the
+    program did before this call is shared by every game."""
+    lib = _load()
+    _flush()
+    if lib.poker_fork_server_start():
+        while True:
+            lib.poker_fork_server_next()   # exits when there are no more games
+            _flush()
+            pid = os.fork()
+            if pid == 0:
+                lib.poker_fork_server_child()
+                break
+            lib.poker_fork_server_reap(pid)
+    lib.p_startgame()
 
 
 def p_look():

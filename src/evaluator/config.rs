@@ -23,6 +23,9 @@ pub struct RunConfig {
     /// across contestants and decks, so that a contestant cannot know whose
     /// game follows its own). Random unless set; recorded in the audit.
     pub order_seed: u64,
+    /// Play each contestant's games through one fork server of it (started
+    /// once, forking a child per game) instead of a fresh process per game.
+    pub fork_server: bool,
 }
 
 /// The default time limit of a compilation.
@@ -57,6 +60,7 @@ impl RunConfig {
             jobs: 1,
             warning,
             order_seed: rand::random(),
+            fork_server: false,
         })
     }
 
@@ -74,6 +78,17 @@ impl RunConfig {
             jobs: 1,
             warning: None,
             order_seed: rand::random(),
+            fork_server: false,
+        }
+    }
+
+    /// How games get their processes, as reports name it: `fork-server` or
+    /// `fresh-processes`.
+    pub fn mode_name(&self) -> &'static str {
+        if self.fork_server {
+            "fork-server"
+        } else {
+            "fresh-processes"
         }
     }
 

@@ -161,6 +161,11 @@ impl Launch {
         self.jail.is_some()
     }
 
+    /// Whether the run is in the bubblewrap sandbox.
+    pub fn is_sandboxed(&self) -> bool {
+        self.jail.is_some()
+    }
+
     /// Kills every process of the run that the caller cannot reach itself
     /// (those in the sandbox's cgroup).
     pub fn kill(&self) {

@@ -7,10 +7,16 @@
 //! each card over a private channel ([`crate::protocol`]), and [`manager`]
 //! applies the rules with the same [`crate::contest::Game`] as practice mode.
 //! Nothing the contestant prints or exits with changes its score.
+//!
+//! With [`RunConfig::fork_server`] (`poker bench`'s default, `poker eval
+//! --fork-server`), each contestant starts once and its library forks a
+//! child per game ([`fork_server`]); each game keeps its own channel,
+//! limits and result, judged by the same rules.
 
 pub mod config;
 pub mod contestant;
 pub mod decks;
+pub mod fork_server;
 pub mod launcher;
 pub mod manager;
 pub mod names;
@@ -70,25 +76,70 @@ pub fn play(
         Ok(running) => running,
         Err(e) => return not_started(e),
     };
-    let mut channel = match running.take_channel().map(Transport::socket) {
+    let channel = match running.take_channel().map(Transport::socket) {
         Some(Ok(channel)) => channel,
         Some(Err(e)) => return not_started(e),
         None => return not_started(std::io::Error::other("no channel")),
     };
-    let mut result = GameResult::not_run(number, String::new());
+    let mut result = play_launched(running, channel, None, start, deck, number, config);
+    let hint = library_hint(&result, &program, config);
+    if let Some(reason) = result.reason.as_mut() {
+        reason.push_str(&hint);
+    }
+    result
+}
+
+/// Plays one game with a program already started (`running`, its channel
+/// `channel`) at `start`: serves it (`first_line`: a line already read from
+/// the channel), then ends the program and judges the game.
+pub(crate) fn play_launched(
+    running: process::Running,
+    mut channel: Transport<std::os::fd::OwnedFd>,
+    first_line: Option<String>,
+    start: Instant,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
     let mut game = Game::new(*deck);
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
-    let ending = manager::serve(&mut channel, &mut game, start + config.limits.wall, pidfd);
+    let mut link =
+        fork_server::Prefed::new(first_line, &mut channel, start + config.limits.wall, pidfd);
+    let ending = manager::serve_link(&mut link, &mut game);
     drop(channel);
-    result.seconds = start.elapsed().as_secs_f64();
+    let seconds = start.elapsed().as_secs_f64();
     let grace = match ending {
         Ending::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
     let (outcome, _stdout, stderr) = running.finish(grace);
+    conclude(
+        &game,
+        ending,
+        outcome.as_ref(),
+        &stderr,
+        seconds,
+        number,
+        config,
+    )
+}
+
+/// The result of a game that ended with `ending` on the channel and
+/// `outcome` for its program, `stderr` what it wrote there.
+pub(crate) fn conclude(
+    game: &Game,
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    stderr: &[u8],
+    seconds: f64,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let mut result = GameResult::not_run(number, String::new());
+    result.seconds = seconds;
     let kept = stderr.len().saturating_sub(STDERR_KEPT);
     result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
-    if let Some(usage) = outcome.as_ref().map(|o| &o.usage) {
+    if let Some(usage) = outcome.map(|o| &o.usage) {
         result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
         result.peak_memory = usage.peak_memory;
     }
@@ -103,9 +154,9 @@ pub fn play(
     if let Ending::Finished(total) = ending {
         result.score = total;
     }
-    let (status, reason) = judge(ending, outcome.as_ref(), game.placements(), config);
+    let (status, reason) = judge(ending, outcome, game.placements(), config);
     result.status = status;
-    result.reason = reason.map(|why| why + &library_hint(&result, &program, config));
+    result.reason = reason;
     result
 }
 
@@ -229,33 +280,54 @@ pub fn signal_name(signal: i32) -> String {
     format!("{name} ({signal})")
 }
 
-/// Plays `program` once on each deck, `jobs` games at a time (rayon), calling
-/// `on_game` after each; results come back in deck order. Used to measure a
-/// contestant on many random decks (`poker bench`).
+/// Plays `program` once on each of `count` decks (deck `i`, 1-based, is
+/// `deck_of(i)`), `config.jobs` games at a time, calling `on_game` after
+/// each (from any thread, in any order; nothing is kept here, so memory
+/// stays flat however many games). With `config.fork_server`, each job
+/// runs one fork server of the program ([`fork_server`]); otherwise each
+/// game is a fresh process. Used to measure a contestant on many random
+/// decks (`poker bench`). Returns where the games were played.
 pub fn play_many(
     supervisor: &Supervisor,
     program: &Program,
-    decks: &[ContestDeck],
+    count: usize,
+    deck_of: impl Fn(usize) -> ContestDeck + Sync,
     config: &RunConfig,
-    on_game: impl Fn(&GameResult) + Sync,
-) -> std::io::Result<Vec<GameResult>> {
-    use rayon::prelude::*;
+    on_game: impl Fn(GameResult) + Sync,
+) -> std::io::Result<fork_server::Processes> {
     let _sigpipe = process::SigpipeIgnored::new();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.jobs.max(1))
-        .build()
-        .map_err(std::io::Error::other)?;
-    Ok(pool.install(|| {
-        decks
-            .par_iter()
-            .enumerate()
-            .map(|(i, deck)| {
-                let game = play(supervisor, program, deck, i + 1, config);
-                on_game(&game);
-                game
-            })
-            .collect()
-    }))
+    let jobs = config.jobs.max(1).min(count.max(1));
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let take = || {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (i <= count).then(|| (i, deck_of(i)))
+    };
+    let worker = || {
+        if config.fork_server {
+            fork_server::play_through_server(supervisor, program, config, take, &on_game)
+        } else {
+            let mut fresh = 0;
+            while let Some((i, deck)) = take() {
+                on_game(play(supervisor, program, &deck, i, config));
+                fresh += 1;
+            }
+            fork_server::Processes {
+                fresh,
+                ..Default::default()
+            }
+        }
+    };
+    let mut processes = fork_server::Processes::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(worker)).collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => processes.add(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    Ok(processes)
 }
 
 /// The order [`evaluate`] plays its games in: every `(contestant, deck)`
@@ -287,18 +359,44 @@ pub fn evaluate(
     let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
-    for (c, i) in game_order(contestants.len(), decks.len(), config.order_seed) {
-        let contestant = &contestants[c];
-        let game = match &contestant.program {
-            Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
-            Err(why) => GameResult::not_run(i + 1, why.clone()),
-        };
+    let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let mut record = |c: usize, game: GameResult| {
+        let i = game.deck - 1;
         let game = GameResult {
             best_possible: Some(best[i]),
             ..game
         };
-        on_game(contestant, &game);
+        on_game(&contestants[c], &game);
         games[c][i] = Some(game);
+    };
+    if config.fork_server {
+        // One server per contestant plays all of its games, so the shuffle
+        // orders the contestants (by their first game in `order`) and, for
+        // each, its decks.
+        let mut seen = vec![false; contestants.len()];
+        for &(c, _) in &order {
+            if std::mem::replace(&mut seen[c], true) {
+                continue;
+            }
+            let mut mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
+            match &contestants[c].program {
+                Ok(program) => {
+                    let next = || mine.next().map(|i| (i + 1, decks[i]));
+                    fork_server::play_through_server(supervisor, program, config, next, |game| {
+                        record(c, game)
+                    });
+                }
+                Err(why) => mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.clone()))),
+            }
+        }
+    } else {
+        for (c, i) in order {
+            let game = match &contestants[c].program {
+                Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+                Err(why) => GameResult::not_run(i + 1, why.clone()),
+            };
+            record(c, game);
+        }
     }
     let mut results = Vec::new();
     for (contestant, tests) in contestants.iter().zip(games) {

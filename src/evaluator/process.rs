@@ -164,7 +164,12 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
         });
     }
     let mut registry = active();
-    let children_before = children_of(std::process::id() as i32);
+    // A sandboxed run never leaves processes to this one (its orphans go
+    // to the sandbox's own init): no table of children is needed.
+    let children_before = match launch.is_sandboxed() {
+        true => HashSet::new(),
+        false => children_of(std::process::id() as i32),
+    };
     let mut child = launch.command.spawn()?;
     registry
         .get_or_insert_with(HashSet::new)
@@ -193,7 +198,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
 /// bytes (where a program's final message is); the contestant never blocks
 /// on a full pipe.
-fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -259,18 +264,21 @@ impl Running {
     /// program ended (`None`: still running when it was killed) with what it
     /// used, and its (capped) stdout and stderr.
     pub fn finish(mut self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
-        let deadline = Instant::now() + grace;
-        let status: Option<ExitStatus> = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(1))
-                }
-                _ => break None,
-            }
-        };
+        // Waits on the pidfd (an event), not in sleep steps.
+        if !grace.is_zero() {
+            self.wait_until(Instant::now() + grace);
+        }
+        let status: Option<ExitStatus> = self.child.try_wait().ok().flatten();
         self.launch.kill();
-        kill_tree(self.pid(), &self.children_before);
+        if self.launch.is_sandboxed() {
+            // The sandbox's pid namespace ends with bubblewrap, its cgroup
+            // holds the rest: no scan of /proc.
+            if let Some(group) = Pid::from_raw(self.pid()) {
+                let _ = rustix::process::kill_process_group(group, Signal::KILL);
+            }
+        } else {
+            kill_tree(self.pid(), &self.children_before);
+        }
         if let Some(set) = active().as_mut() {
             set.remove(&self.pid());
         }

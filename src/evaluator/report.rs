@@ -20,6 +20,10 @@ pub struct Report {
     /// The seccomp filter of every game and compilation (e.g. `"poker-1"`),
     /// `null` without the sandbox.
     pub syscall_filter: Option<&'static str>,
+    /// `"fresh-processes"` (a process per game, as in the contest) or
+    /// `"fork-server"` (`--fork-server`: one process per contestant forking
+    /// a child per game).
+    pub mode: &'static str,
     /// Each game limit with its value and how it was enforced.
     pub limits: Vec<LimitReport>,
     /// Every contestant's games, total and rank.
@@ -228,6 +232,7 @@ impl Report {
         Report {
             sandbox: config.launcher.name(),
             syscall_filter: config.launcher.syscall_filter(),
+            mode: config.mode_name(),
             limits: config.limit_reports(),
             contestants,
             warnings: config.warning.iter().cloned().collect(),
@@ -250,6 +255,7 @@ impl Report {
                 let _ = writeln!(out, "sandbox: {}", self.sandbox);
             }
         }
+        let _ = writeln!(out, "processes: {}", self.mode);
         for limit in &self.limits {
             let _ = writeln!(out, "  limit {limit}");
         }

@@ -117,8 +117,23 @@ fn wait_for_exit() {
     }
 }
 
+/// Whether no contest function has run yet in this process.
+pub(crate) fn session_is_fresh() -> bool {
+    let session = SESSION.lock().unwrap_or_else(|p| p.into_inner());
+    matches!(*session, Session::Fresh)
+}
+
+/// Makes `socket` this process's channel to the evaluator (a fork server's
+/// game child).
+pub(crate) fn adopt_channel(socket: std::os::fd::OwnedFd) {
+    let mut session = SESSION.lock().unwrap_or_else(|p| p.into_inner());
+    if let Ok(channel) = crate::protocol::Transport::socket(socket) {
+        *session = Session::Evaluated(channel);
+    }
+}
+
 /// Flushes the host program's C stdio, writes our text, and exits.
-fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
+pub(crate) fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
     // SAFETY: fflush(NULL) flushes every open C output stream.
     unsafe { libc::fflush(std::ptr::null_mut()) };
     let _ = std::io::stdout().write_all(stdout.as_bytes());
@@ -138,8 +153,13 @@ fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
 ///
 /// Errors end the program with a one-line message on stderr: called twice
 /// (exit status 3); a malformed `POKER_DECK` or `POKER_SEED` (exit status 2).
+///
+/// Under an evaluator that asks for the fork server (`POKER_PROTOCOL=2`),
+/// the first call forks one child per game and returns only in each child,
+/// which then plays its game; see docs/protocol.md.
 #[unsafe(no_mangle)]
 pub extern "C" fn p_startgame() {
+    super::fork_server::serve_if_asked();
     call(Request::StartGame);
 }
 

@@ -8,6 +8,7 @@
 pub mod camicia;
 pub mod contest;
 pub mod error;
+pub mod fork_server;
 pub mod freecell;
 pub mod game;
 pub mod hand;

@@ -23,9 +23,14 @@
 //! turn bytes into requests or replies without any I/O (and are what the
 //! fuzzers drive); [`Transport`] moves lines over a reader and a writer
 //! descriptor, with a deadline and a watch on the peer's exit.
+//!
+//! Version 2 adds the fork server ([`server`]): one process per contestant
+//! forks a child per game, each child playing over a socket of its own
+//! exactly as above.
 
 mod assembly;
 mod message;
+pub mod server;
 mod transport;
 
 pub use assembly::{Breach, LineAssembler};

@@ -275,6 +275,16 @@ impl GameCgroup {
         self.pids.is_some()
     }
 
+    /// Moves the process `pid` (as this process sees it) into the cgroup, in
+    /// every hierarchy: a fork server's child, which cannot move itself.
+    pub fn admit(&self, pid: u32) -> io::Result<()> {
+        let text = pid.to_string();
+        for fd in &self.join.procs {
+            rustix::io::write(&**fd, text.as_bytes())?;
+        }
+        Ok(())
+    }
+
     /// The open `cgroup.procs` files, for joining in a `pre_exec` closure.
     pub fn join_fds(&self) -> CgroupJoin {
         self.join.clone()

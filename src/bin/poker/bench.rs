@@ -2,14 +2,17 @@
 
 use crate::render;
 use crate::run_options::RunOptions;
+use crate::tally::{Tally, Totals};
 use anyhow::{Context, bail};
-use poker::evaluator::report::{escape, failures};
-use poker::evaluator::{self, SandboxMode, Status, decks};
+use poker::contest::ContestDeck;
+use poker::evaluator::report::escape;
+use poker::evaluator::{self, GameResult, SandboxMode};
 use poker::optimum::deck_optimum;
 use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Play one contestant on many random decks through the evaluator and print
@@ -19,6 +22,11 @@ use std::time::Instant;
 /// Deck i, for i = 1..=N, is the deck a practice run gets with
 /// POKER_SEED=SEED+i, so two contestants benchmarked with the same --seed
 /// play the same decks, and any game can be replayed by hand.
+///
+/// By default the contestant runs as a fork server: started once per job,
+/// its library forks a child for each game, which is much faster than a
+/// fresh process per game and scores the same; --fresh-processes starts
+/// one process per game instead.
 #[derive(clap::Args)]
 pub struct Args {
     /// The contestant: an executable linked against libpoker, or a .c, .pas
@@ -43,6 +51,13 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Start a fresh process for every game, as `poker eval` and the
+    /// contest do, instead of the default fork server (the program starts
+    /// once per job and its library forks a child per game; see
+    /// docs/protocol.md for what games then share).
+    #[arg(long)]
+    fresh_processes: bool,
+
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
@@ -53,18 +68,6 @@ pub struct Args {
 
     #[command(flatten)]
     run: RunOptions,
-}
-
-/// Mean, standard deviation and standard error of the mean.
-fn stats(values: &[f64]) -> (f64, f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let var = if values.len() > 1 {
-        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    (mean, var.sqrt(), (var / n).sqrt())
 }
 
 /// Runs `poker bench`.
@@ -79,6 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     config.jobs = jobs;
+    config.fork_server = !args.fresh_processes;
     let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     if let Some(warning) = &config.warning {
         eprintln!("poker: warning: {warning}");
@@ -86,79 +90,87 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let toolchain = args.run.toolchain(&config)?;
     let contestant = toolchain.prepare(&supervisor, &args.contestant);
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
-    let deck_list = decks::generate(args.seed, args.games as usize);
+    let games = args.games as usize;
+    let deck = |i: usize| ContestDeck::shuffled(args.seed.wrapping_add(i as u64));
 
     let bar = crate::progress::bar(u64::from(args.games), "games", args.quiet);
     let start = Instant::now();
+    let tally = Mutex::new(Tally::default());
+    let record = |offset: usize| {
+        let (tally, bar) = (&tally, &bar);
+        move |mut game: GameResult| {
+            game.deck += offset;
+            tally.lock().unwrap_or_else(|p| p.into_inner()).add(&game);
+            bar.inc(1);
+        }
+    };
     // A long run first plays a few games to estimate its duration.
     let first = if args.games >= LONG_RUN {
-        (4 * jobs).min(deck_list.len())
+        (4 * jobs).min(games)
     } else {
-        deck_list.len()
+        games
     };
-    let mut results =
-        evaluator::play_many(&supervisor, &program, &deck_list[..first], &config, |_| {
-            bar.inc(1)
-        })
-        .context("cannot run the games")?;
-    if first < deck_list.len() {
+    let mut processes =
+        evaluator::play_many(&supervisor, &program, first, deck, &config, record(0))
+            .context("cannot run the games")?;
+    if first < games {
         let per_game = start.elapsed().as_secs_f64() / first as f64;
         bar.suspend(|| {
             eprintln!(
                 "poker: {} games, {jobs} at a time: about {} in all (fewer with --games)",
                 args.games,
-                duration(per_game * deck_list.len() as f64)
+                duration(per_game * games as f64)
             )
         });
-        let rest =
-            evaluator::play_many(&supervisor, &program, &deck_list[first..], &config, |_| {
-                bar.inc(1)
-            })
-            .context("cannot run the games")?;
-        results.extend(rest.into_iter().map(|mut r| {
-            r.deck += first;
-            r
-        }));
+        let rest = evaluator::play_many(
+            &supervisor,
+            &program,
+            games - first,
+            |i| deck(first + i),
+            &config,
+            record(first),
+        )
+        .context("cannot run the games")?;
+        processes.add(rest);
     }
     let wall = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    let tally = tally.into_inner().unwrap_or_else(|p| p.into_inner());
 
-    let scores: Vec<f64> = results.iter().map(|r| f64::from(r.score)).collect();
-    let (mean, sd, se) = stats(&scores);
-    // The first deck reaching the min and the max, as a practice seed.
+    let (mean, sd, se) = tally.totals.stats();
+    // The lowest deck reaching the min and the max, as a practice seed.
     let seed_of = |deck: usize| args.seed.wrapping_add(deck as u64);
-    let min_game = results.iter().min_by_key(|r| (r.score, r.deck));
-    let max_game = results
-        .iter()
-        .max_by_key(|r| (r.score, std::cmp::Reverse(r.deck)));
-    let min = min_game.map_or(0, |r| r.score);
-    let max = max_game.map_or(0, |r| r.score);
-    let min_seed = min_game.map_or(0, |r| seed_of(r.deck));
-    let max_seed = max_game.map_or(0, |r| seed_of(r.deck));
-    let game_seconds: Vec<f64> = results.iter().map(|r| r.seconds).collect();
-    let (mean_time, _, _) = stats(&game_seconds);
-    let failed: Vec<_> = results.iter().filter(|r| r.status != Status::Ok).collect();
-    let optimum_totals: Vec<u8> = deck_list
-        .par_iter()
-        .map(|deck| deck_optimum(deck).total)
-        .collect();
-    let optima: Vec<f64> = optimum_totals.iter().map(|&t| f64::from(t)).collect();
-    let (mean_best, _, se_best) = stats(&optima);
+    let (min, min_seed) = tally.min.map_or((0, 0), |(s, d)| (s, seed_of(d)));
+    let (max, max_seed) = tally.max.map_or((0, 0), |(s, d)| (s, seed_of(d)));
+    let mean_time = tally.seconds / games as f64;
+    let failed = tally.failed;
+    let optima = (1..=games)
+        .into_par_iter()
+        .fold(Totals::default, |mut t, i| {
+            t.add(deck_optimum(&deck(i)).total);
+            t
+        })
+        .reduce(Totals::default, |mut a, b| {
+            a.merge(&b);
+            a
+        });
+    let (mean_best, _, se_best) = optima.stats();
+    let mode = config.mode_name();
     if let Some(path) = &args.html {
         let page = render::BenchPage {
             contestant: escape(&contestant.name),
-            games: results.len(),
+            games,
             seed: args.seed,
             sandbox: config.launcher.name(),
             mean,
             mean_error: se,
             best_mean: mean_best,
             best_mean_error: se_best,
-            failed: failed.len(),
+            failed: failed as usize,
             min: (min, min_seed),
             max: (max, max_seed),
-            totals: results.iter().map(|r| r.score).collect(),
-            optima: optimum_totals.clone(),
+            totals: tally.totals.histogram,
+            optima: optima.histogram,
         };
         std::fs::write(path, render::bench_page(&page)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -174,9 +186,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "mean": mean, "sd": sd, "standard_error": se,
                 "min": min, "min_seed": min_seed, "max": max, "max_seed": max_seed,
                 "seconds_per_game": mean_time,
-                "failed": failed.len(),
+                "wall_seconds": wall,
+                "failed": failed,
                 "mean_best_possible": mean_best,
                 "sandbox": config.launcher.name(),
+                "mode": mode,
+                "games_forked": processes.forked,
+                "games_fresh": processes.fresh,
+                "fallback": processes.fallback,
                 "limits": config.limit_reports(),
             })
         );
@@ -187,6 +204,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             escape(&args.contestant.display().to_string())
         );
         println!("sandbox:    {}", config.launcher.name());
+        match (&processes.fallback, config.fork_server) {
+            (_, false) => println!("processes:  fresh (one process per game)"),
+            (None, true) => println!("processes:  fork server (one child per game)"),
+            (Some(why), true) => println!(
+                "processes:  fork server for {} games, fresh for {}: {}",
+                processes.forked,
+                processes.fresh,
+                escape(why)
+            ),
+        }
         println!(
             "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {jobs} at a time, {wall:.1} s",
             args.games, args.seed, args.games
@@ -196,33 +223,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "            min {min} (replay: POKER_SEED={min_seed}), max {max} (replay: POKER_SEED={max_seed})"
         );
         println!(
-            "time:       {:.2} ms per game (spawn to 20th placement)",
-            mean_time * 1000.0
+            "time:       {:.2} ms per game ({})",
+            mean_time * 1000.0,
+            if config.fork_server {
+                "fork to 20th placement"
+            } else {
+                "spawn to 20th placement"
+            }
         );
         println!(
             "optimum:    mean {mean_best:.3} ± {se_best:.3} (the hindsight optimum of the same decks)"
         );
-        println!("failed:     {} games", failed.len());
+        println!("failed:     {failed} games");
         // Games failing alike are told once: the first decks, then how many.
-        for failure in failures(&results).iter().take(5) {
+        for failure in tally.failures.iter().take(5) {
             let seeds: Vec<String> = failure
                 .decks
                 .iter()
-                .take(5)
                 .map(|&d| format!("{}", seed_of(d)))
                 .collect();
-            let more = match failure.decks.len() {
-                n if n > 5 => format!(" and {} more", n - 5),
+            let more = match failure.count {
+                n if n > failure.decks.len() as u64 => {
+                    format!(" and {} more", n - failure.decks.len() as u64)
+                }
                 _ => String::new(),
             };
             println!(
                 "            {} {}: {} (POKER_SEED={}{more})",
-                failure.decks.len(),
-                if failure.decks.len() == 1 {
-                    "game"
-                } else {
-                    "games"
-                },
+                failure.count,
+                if failure.count == 1 { "game" } else { "games" },
                 failure.status.as_str(),
                 seeds.join(", "),
             );
@@ -232,7 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if failed.len() == results.len() {
+    if failed == games as u64 {
         eprintln!("poker: error: every game failed");
         return Ok(ExitCode::FAILURE);
     }

@@ -50,6 +50,13 @@ pub struct Args {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+
+    /// Start each contestant once, as a fork server whose library forks a
+    /// child per game, instead of a fresh process per game (the default,
+    /// as in the contest). Faster; see docs/protocol.md for what games
+    /// then share.
+    #[arg(long)]
+    fork_server: bool,
     /// Also write the report as one self-contained HTML page to FILE: the
     /// ranking, every game's board drawn as cards next to the best possible
     /// board of its deck, failures with the end of their stderr, the audit.
@@ -122,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(seed) = args.order_seed {
         config.order_seed = seed;
     }
+    config.fork_server = args.fork_server;
     let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     let decks = match &args.decks {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,

@@ -37,12 +37,13 @@ pub struct BenchPage {
     pub min: (u8, u64),
     /// See `min`.
     pub max: (u8, u64),
-    /// The inline SVG histogram (made here, not by the contestant).
+    /// How many games totalled 0, 1, ... 32 (drawn here as an inline SVG
+    /// histogram, not by the contestant).
     #[serde(skip)]
-    pub totals: Vec<u8>,
-    /// The decks' hindsight optima, in deck order.
+    pub totals: [u32; 33],
+    /// How many decks had a hindsight optimum of 0, 1, ... 32.
     #[serde(skip)]
-    pub optima: Vec<u8>,
+    pub optima: [u32; 33],
 }
 
 #[derive(Serialize)]
@@ -61,17 +62,8 @@ pub fn bench_page(page: &BenchPage) -> anyhow::Result<String> {
     Ok(environment().get_template("bench.html")?.render(view)?)
 }
 
-fn counts(values: &[u8]) -> [u32; 33] {
-    let mut counts = [0u32; 33];
-    for &v in values {
-        counts[usize::from(v.min(32))] += 1;
-    }
-    counts
-}
-
 fn histogram(page: &BenchPage) -> anyhow::Result<String> {
-    let played = counts(&page.totals);
-    let best = counts(&page.optima);
+    let (played, best) = (page.totals, page.optima);
     let top = played
         .iter()
         .chain(&best)
