@@ -277,8 +277,8 @@ impl Toolchain {
             None => return Err(exceeded("the time limit".into())),
             Some(o) if o.usage.oom_killed => {
                 return Err(exceeded(format!(
-                    "the memory limit of {} MiB",
-                    limits.memory >> 20
+                    "the memory limit of {}",
+                    crate::size::format_size(limits.memory)
                 )));
             }
             Some(o) => o,

@@ -140,8 +140,8 @@ fn judge(
             return (
                 Status::Memory,
                 Some(format!(
-                    "memory limit of {} MiB exceeded after {placed}",
-                    limits.memory >> 20
+                    "memory limit of {} exceeded after {placed}",
+                    crate::size::format_size(limits.memory)
                 )),
             );
         }

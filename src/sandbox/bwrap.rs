@@ -127,7 +127,8 @@ impl Jail {
     /// its own user namespace), creates the game's cgroup (or notes why not,
     /// then rlimits stand in), opens the read-only files of `mounts`.
     ///
-    /// Errors: no free uid (`WouldBlock`), a mount source missing or out of
+    /// Errors: no free uid (`WouldBlock`), the cgroup folder named by
+    /// `POKER_SANDBOX_CGROUP` unusable, a mount source missing or out of
     /// the game uid's reach, descriptors or pipes unavailable.
     pub fn new(
         bwrap: &Path,
@@ -142,7 +143,8 @@ impl Jail {
         };
         let (cgroup, cgroup_error) = match GameCgroup::create(limits) {
             Ok(cg) => (Some(cg), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => (None, Some(e.to_string())),
+            Err(e) => return Err(e),
         };
         let prepared = mounts.prepare(lease.is_some())?;
         let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
@@ -372,22 +374,25 @@ impl Jail {
         let why_no_cgroup = || {
             self.cgroup_error
                 .clone()
+                .or_else(|| cg.and_then(|c| c.gaps().map(str::to_owned)))
                 .unwrap_or_else(|| "the cgroup lacks this controller".into())
         };
         let memory = match cg {
             Some(c) if c.limits_memory() => Enforcement::Cgroup {
                 version: c.version(),
             },
-            _ => Enforcement::Rlimit {
+            _ => Enforcement::RlimitFallback {
                 scope: RlimitScope::Process,
+                reason: why_no_cgroup(),
             },
         };
         let processes = match cg {
             Some(c) if c.limits_processes() => Enforcement::Cgroup {
                 version: c.version(),
             },
-            _ if self.lease.is_some() => Enforcement::Rlimit {
+            _ if self.lease.is_some() => Enforcement::RlimitFallback {
                 scope: RlimitScope::Uid,
+                reason: why_no_cgroup(),
             },
             _ => Enforcement::NotEnforced {
                 reason: format!(

@@ -80,7 +80,9 @@ mod scratch;
 mod uid;
 
 pub use bwrap::{BASE_ENV, Ending, Jail, Outcome, Usage, probe};
-pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
+pub use cgroup::{
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+};
 pub use fds::close_inherited_on_exec;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
