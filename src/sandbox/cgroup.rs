@@ -165,7 +165,7 @@ fn prepare_named(base: &Path) -> Result<PathBuf, String> {
     match enable() {
         Ok(()) => return Ok(base.to_owned()),
         // EBUSY: processes live in the folder itself.
-        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
+        Err(e) if e.kind() == io::ErrorKind::ResourceBusy => {}
         Err(e) => return Err(format!("{named}: {e}")),
     }
     let own = std::process::id().to_string();
