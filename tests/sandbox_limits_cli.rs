@@ -86,7 +86,8 @@ fn malformed_or_out_of_range_sizes_are_refused() {
         ("--memory-limit", "512K", "out of range"),
         ("--memory-limit", "2T", "out of range"),
     ] {
-        let out = poker(&["eval", "--sandbox", "off", flag, value, &greedy()], &[]);
+        let option = format!("{flag}={value}");
+        let out = poker(&["eval", "--sandbox", "off", &option, &greedy()], &[]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         assert!(common::stderr(&out).contains(says), "{}", common::stderr(&out));
     }

@@ -69,7 +69,13 @@
 //! `POKER_SANDBOX_CGROUP`, else `poker-sandbox/` at the cgroup2 mount), then
 //! cgroup v1 (`memory`, `pids`, `cpuacct` hierarchies, each under
 //! `poker-sandbox/`). The bubblewrap process joins it before it starts, so
-//! everything the game runs is in it.
+//! everything the game runs is in it. A delegated folder is prepared once:
+//! when the evaluator itself lives in it (`systemd-run --scope -p
+//! Delegate=yes`), it first moves into `<folder>/supervisor`
+//! ([`SUPERVISOR_LEAF`]), since a cgroup v2 folder holding processes cannot
+//! enable controllers for its children. A named folder that cannot be used
+//! is an error; without any cgroup, rlimits stand in and
+//! [`cgroup_fallback`] says why (the evaluator warns once).
 
 mod bwrap;
 mod cgroup;
