@@ -42,7 +42,10 @@ PACKAGES=(
 VIRTME_NG=1.42
 
 [ "$(id -u)" -eq 0 ] || fail "run as root: the guest runs the sandbox as root, as a contest host does"
-for tool in apt-get dpkg python3 cc file; do
+mkdir -p "$cache"
+exec 9>"$cache.lock"
+flock -n 9 || fail "another run of this test is using $cache"
+for tool in apt-get dpkg python3 cc file flock setpriv; do
     command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (Debian: apt-get install apt dpkg python3-venv gcc file)"
 done
 [ -x target/release/poker ] && [ -f target/release/libpoker.so ] \
@@ -89,6 +92,7 @@ qemu-system-x86_64 --version | grep -q "version 7.2" || fail "the unpacked QEMU 
 sandbox_test=$(cargo test --release --test sandbox --no-run 2>&1 \
     | sed -n 's/.*Executable tests\/sandbox.rs (\(.*\))$/\1/p' | tail -1)
 [ -n "$sandbox_test" ] && [ -x "$sandbox_test" ] || fail "cannot build the sandbox tests"
+sandbox_test=$(readlink -f "$sandbox_test")
 out=$cache/out
 rm -rf "$out" && mkdir -p "$out"
 # Three of the built-in decks for the delegated run (hostile programs).
@@ -116,10 +120,16 @@ timeout 600 vng --run "$cache/root/boot/vmlinuz-$KERNEL" --disable-kvm \
 say "the guest ran for $(( $(date +%s) - t0 )) s (exit $status)"
 [ -f "$out/guest.log" ] || { tail -40 "$out/console.txt" >&2; fail "the guest did not start the checks (console above)"; }
 cat "$out/guest.log" >&2
-grep -qx "guest: all checks passed" "$out/guest.log" || fail "checks failed in the guest (log above; console in $out/console.txt)"
+guest_ok=yes
+grep -qx "guest: all checks passed" "$out/guest.log" || guest_ok=no
+for report in guest-auto guest-delegated; do
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/$report.json" 2>/dev/null \
+        || fail "the guest wrote no $report.json (log above; console in $out/console.txt)"
+done
 
 # --- Guest against this machine ----------------------------------------------
-python3 - "$out" <<'PY' || fail "the guest's results differ from this machine's"
+compared=yes
+python3 - "$out" <<'PY' || compared=no
 import json, sys
 out = sys.argv[1]
 def load(name):
@@ -154,4 +164,6 @@ for t in hogs["fork_bomb"]["tests"]:
     check(forks and forks[0] <= 64, f"delegated: fork_bomb deck {t['deck']} held to the process limit: forks {forks}")
 sys.exit(0 if ok else 1)
 PY
+[ $guest_ok = yes ] || fail "checks failed in the guest (log above; console in $out/console.txt)"
+[ $compared = yes ] || fail "the guest's results differ from this machine's (above)"
 say "passed in $(( $(date +%s) - start )) s"
