@@ -64,9 +64,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// exactly: `256 MiB` for whole MiB, else `1536 KiB` for whole KiB, else
 /// `1000 B`.
 pub fn format_size(bytes: u64) -> String {
-    if bytes % MIB == 0 {
+    if bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
-    } else if bytes % 1024 == 0 {
+    } else if bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else {
         format!("{bytes} B")

@@ -405,7 +405,10 @@ fn dropping_the_jail_kills_the_game_and_removes_its_cgroup() {
         if pids.len() >= 6 {
             break pids;
         }
-        assert!(Instant::now() < deadline, "the game never started: {pids:?}");
+        assert!(
+            Instant::now() < deadline,
+            "the game never started: {pids:?}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     drop(jail);
@@ -423,7 +426,11 @@ fn dropping_the_jail_kills_the_game_and_removes_its_cgroup() {
     let deadline = Instant::now() + Duration::from_secs(20);
     for pid in pids {
         while !matches!(state(pid), None | Some('Z')) {
-            assert!(Instant::now() < deadline, "pid {pid} lives on: {:?}", state(pid));
+            assert!(
+                Instant::now() < deadline,
+                "pid {pid} lives on: {:?}",
+                state(pid)
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }

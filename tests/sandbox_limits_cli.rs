@@ -59,7 +59,11 @@ fn size_options_take_suffixes_and_reports_print_mib() {
     assert_eq!(value("memory"), (67_108_864, "bytes".into()));
     assert_eq!(value("tmp_size"), (1_073_741_824, "bytes".into()));
 
-    for (memory, shown) in [("256MiB", "256 MiB"), ("100", "100 MiB"), ("1.5G", "1536 MiB")] {
+    for (memory, shown) in [
+        ("256MiB", "256 MiB"),
+        ("100", "100 MiB"),
+        ("1.5G", "1536 MiB"),
+    ] {
         let out = poker(
             &[
                 "eval",
@@ -74,7 +78,10 @@ fn size_options_take_suffixes_and_reports_print_mib() {
         );
         assert!(out.status.success(), "{}", common::stderr(&out));
         let line = limit_line(&out, "memory");
-        assert!(line.starts_with(&format!("limit memory {shown}:")), "{line}");
+        assert!(
+            line.starts_with(&format!("limit memory {shown}:")),
+            "{line}"
+        );
     }
 }
 
@@ -89,7 +96,11 @@ fn malformed_or_out_of_range_sizes_are_refused() {
         let option = format!("{flag}={value}");
         let out = poker(&["eval", "--sandbox", "off", &option, &greedy()], &[]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
-        assert!(common::stderr(&out).contains(says), "{}", common::stderr(&out));
+        assert!(
+            common::stderr(&out).contains(says),
+            "{}",
+            common::stderr(&out)
+        );
     }
 }
 
