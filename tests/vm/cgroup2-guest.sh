@@ -64,7 +64,7 @@ echo "+memory +pids" > $root/system.slice/cgroup.subtree_control
 mkdir -p $base
 if sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$base" \
     env POKER_SANDBOX_CGROUP=$base "$poker" eval --json --quiet --sandbox on --time-limit 30 \
-    --decks "$out/decks3.txt" c_examples/greedy.c \
+    --memory-limit 64M --decks "$out/decks3.txt" c_examples/greedy.c \
     tests/contestants/hostile/fork_bomb.c tests/contestants/hostile/memory_hog.c \
     > "$out/guest-delegated.json" 2> "$out/guest-delegated.err"; then
     pass "poker eval in the delegated folder"

@@ -156,6 +156,8 @@ check(scores(named)["greedy"] == greedy_host, f"delegated: greedy scores {greedy
 games = [t for c in auto["contestants"] for t in c["tests"]]
 check(all(t.get("cpu_seconds") and t.get("peak_memory") for t in games),
       "automatic: every game has its CPU time and peak memory from the cgroup")
+memory = [l["value"] for l in named["limits"] if l["name"] == "memory"]
+check(memory == [64 << 20], f"delegated: --memory-limit 64M is {memory} bytes")
 hogs = {c["name"]: c for c in named["contestants"]}
 check([t["status"] for t in hogs["memory_hog"]["tests"]] == ["memory"] * 3,
       f"delegated: memory_hog stopped by the memory limit on every deck: {[t['status'] for t in hogs['memory_hog']['tests']]}")
