@@ -9,6 +9,7 @@
 //! - [`judge`]: the input validator and interactor of a judge system.
 //! - [`freecell`]: Microsoft FreeCell deals by number.
 //! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
+//! - [`size`]: sizes as options take them and reports print them.
 //! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
 //! - [`sandbox`]: the jail contestant programs run in (bubblewrap, a uid
 //!   of their own, cgroups, rlimits).
@@ -28,3 +29,4 @@ mod plain_path;
 pub mod protocol;
 pub mod sandbox;
 pub mod shuffle;
+pub mod size;

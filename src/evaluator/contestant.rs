@@ -310,8 +310,8 @@ impl Toolchain {
             }
             Verdict::Memory => {
                 return Err(exceeded(format!(
-                    "the memory limit of {} MiB",
-                    limits.memory >> 20
+                    "the memory limit of {}",
+                    crate::size::format_size(limits.memory)
                 )));
             }
             Verdict::CpuTime => {

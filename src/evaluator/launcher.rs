@@ -62,28 +62,36 @@ pub enum Launcher {
 
 impl Launcher {
     /// The launcher `mode` asks for: `Ok((launcher, warning))`, the warning
-    /// set when `Auto` fell back to plain processes; an error message when
-    /// `On` cannot be had.
+    /// set when `Auto` fell back to plain processes or when the sandbox runs
+    /// without a cgroup (rlimits stand in: the warning says why); an error
+    /// message when `On` cannot be had, or when `POKER_SANDBOX_CGROUP` names
+    /// a cgroup that cannot be used (with `On` or `Auto`).
     pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
         let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
             uid_range: sandbox::DEFAULT_UID_RANGE,
             facts,
         };
-        match (mode, mode != SandboxMode::Off) {
-            (SandboxMode::Off, _) | (_, false) => Ok((Launcher::Plain, None)),
-            (SandboxMode::On, true) => sandbox::probe_jail()
-                .map(|bwrap| (bubblewrap(bwrap), None))
-                .map_err(|why| {
-                    format!("the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined")
-                }),
-            (SandboxMode::Auto, true) => Ok(match sandbox::probe_jail() {
-                Ok(probed) => (bubblewrap(probed), None),
-                Err(why) => (
-                    Launcher::Plain,
-                    Some(format!("no sandbox: contestants run unconfined ({why})")),
-                ),
-            }),
+        if mode == SandboxMode::Off {
+            return Ok((Launcher::Plain, None));
+        }
+        let no_cgroup = sandbox::cgroup_fallback()
+            .map_err(|why| format!("the sandbox cannot run: {why}"))?
+            .map(|why| {
+                format!(
+                    "no cgroup for the games, so rlimits stand in for the memory and \
+                     process limits (see the limits): {why}"
+                )
+            });
+        match (mode, sandbox::probe_jail()) {
+            (_, Ok(probed)) => Ok((bubblewrap(probed), no_cgroup)),
+            (SandboxMode::On, Err(why)) => Err(format!(
+                "the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined"
+            )),
+            (_, Err(why)) => Ok((
+                Launcher::Plain,
+                Some(format!("no sandbox: contestants run unconfined ({why})")),
+            )),
         }
     }
 

@@ -216,8 +216,8 @@ fn judge(
         Verdict::Memory => (
             Status::Memory,
             Some(format!(
-                "memory limit of {} MiB exceeded after {placed}",
-                limits.memory >> 20
+                "memory limit of {} exceeded after {placed}",
+                crate::size::format_size(limits.memory)
             )),
         ),
         Verdict::CpuTime => (

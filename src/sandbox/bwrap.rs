@@ -144,7 +144,8 @@ impl Jail {
     /// its own user namespace), creates the game's cgroup (or notes why not,
     /// then rlimits stand in), opens the read-only files of `mounts`.
     ///
-    /// Errors: no free uid (`WouldBlock`), a mount source missing or out of
+    /// Errors: no free uid (`WouldBlock`), the cgroup folder named by
+    /// `POKER_SANDBOX_CGROUP` unusable, a mount source missing or out of
     /// the game uid's reach, descriptors or pipes unavailable.
     pub fn new(
         bwrap: &Path,
@@ -159,7 +160,8 @@ impl Jail {
         };
         let (cgroup, cgroup_error) = match GameCgroup::create(limits) {
             Ok(cg) => (Some(cg), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => (None, Some(e.to_string())),
+            Err(e) => return Err(e),
         };
         let mut prepared = mounts.prepare(lease.is_some())?;
         // The writable folders (a compiler's build folder) belong to the
@@ -403,6 +405,7 @@ impl Jail {
                 version: c.version(),
                 memory: c.limits_memory(),
                 processes: c.limits_processes(),
+                gaps: c.gaps().map(str::to_owned),
             }),
             cgroup_error: self.cgroup_error.clone(),
             leased_uid: self.lease.is_some(),
@@ -424,6 +427,8 @@ pub struct CgroupFacts {
     pub memory: bool,
     /// Whether it limits the number of processes.
     pub processes: bool,
+    /// Why the memory or the pids controller is missing, when one is.
+    pub gaps: Option<String>,
 }
 
 /// How jails on this machine enforce the limits, as found once by
@@ -446,18 +451,21 @@ impl JailFacts {
         let why_no_cgroup = || {
             self.cgroup_error
                 .clone()
+                .or_else(|| cg.and_then(|c| c.gaps.clone()))
                 .unwrap_or_else(|| "the cgroup lacks this controller".into())
         };
         let memory = match cg {
             Some(c) if c.memory => Enforcement::Cgroup { version: c.version },
-            _ => Enforcement::Rlimit {
+            _ => Enforcement::RlimitFallback {
                 scope: RlimitScope::Process,
+                reason: why_no_cgroup(),
             },
         };
         let processes = match cg {
             Some(c) if c.processes => Enforcement::Cgroup { version: c.version },
-            _ if self.leased_uid => Enforcement::Rlimit {
+            _ if self.leased_uid => Enforcement::RlimitFallback {
                 scope: RlimitScope::Uid,
+                reason: why_no_cgroup(),
             },
             _ => Enforcement::NotEnforced {
                 reason: format!(
@@ -566,6 +574,7 @@ mod tests {
                 version: 2,
                 memory: true,
                 processes: true,
+                gaps: None,
             }),
             cgroup_error: None,
             leased_uid: true,
@@ -578,8 +587,9 @@ mod tests {
             cgroup_error: Some("no cgroup here".into()),
             leased_uid: false,
         };
-        let per_process = Enforcement::Rlimit {
+        let per_process = Enforcement::RlimitFallback {
             scope: RlimitScope::Process,
+            reason: "no cgroup here".into(),
         };
         assert_eq!(how(&bare, "memory"), per_process);
         assert!(matches!(
@@ -590,8 +600,9 @@ mod tests {
             leased_uid: true,
             ..bare
         };
-        let per_uid = Enforcement::Rlimit {
+        let per_uid = Enforcement::RlimitFallback {
             scope: RlimitScope::Uid,
+            reason: "no cgroup here".into(),
         };
         assert_eq!(how(&leased, "processes"), per_uid);
     }

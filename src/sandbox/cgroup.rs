@@ -4,8 +4,8 @@ use std::fs::{self, OpenOptions};
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustix::process::{Pid, Signal, kill_process};
@@ -17,7 +17,9 @@ use super::limits::Limits;
 pub const CGROUP_PARENT: &str = "poker-sandbox";
 
 /// The environment variable naming a delegated cgroup v2 folder to create
-/// the games' cgroups in, instead of `<cgroup2 mount>/poker-sandbox`.
+/// the games' cgroups in, instead of `<cgroup2 mount>/poker-sandbox` (for
+/// systemd hosts, where the root cgroup belongs to systemd). A folder named
+/// there that cannot be used is an error, never a silent fallback.
 pub const CGROUP_ENV: &str = "POKER_SANDBOX_CGROUP";
 
 /// The cgroup of one game.
@@ -38,6 +40,8 @@ pub struct GameCgroup {
     /// Every folder created, deepest last.
     dirs: Vec<PathBuf>,
     join: CgroupJoin,
+    /// Why the memory or the pids controller is missing, when one is.
+    gaps: Option<String>,
 }
 
 /// Open `cgroup.procs` files of a game's cgroup, for a `pre_exec` closure:
@@ -121,20 +125,160 @@ fn single(path: &Path) -> Option<u64> {
     fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
+/// The leaf folder, under a delegated `POKER_SANDBOX_CGROUP` folder, that
+/// the evaluator moves itself into when it was started inside that folder
+/// (as `systemd-run --scope -p Delegate=yes` does): cgroup v2 lets a folder
+/// either hold processes or enable controllers for its children, not both.
+pub const SUPERVISOR_LEAF: &str = "supervisor";
+
+/// Whether `dir`'s `cgroup.subtree_control` lists both `memory` and `pids`.
+fn delegates_memory_and_pids(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("cgroup.subtree_control")).is_ok_and(|t| {
+        let on: Vec<&str> = t.split_whitespace().collect();
+        on.contains(&"memory") && on.contains(&"pids")
+    })
+}
+
+/// The folder named by `POKER_SANDBOX_CGROUP`, made ready for games'
+/// cgroups: `memory` and `pids` enabled for its children, the evaluator
+/// moved into `<folder>/supervisor` first when it lives in the folder.
+/// Errors: why the folder cannot be used, as a sentence naming it.
+fn prepare_named(base: &Path) -> Result<PathBuf, String> {
+    let named = format!("{CGROUP_ENV}={}", base.display());
+    if !base.is_dir() {
+        return Err(format!("{named}: no such folder"));
+    }
+    let controllers = fs::read_to_string(base.join("cgroup.controllers"))
+        .map_err(|_| format!("{named}: not a cgroup v2 folder (it has no cgroup.controllers)"))?;
+    let offered: Vec<&str> = controllers.split_whitespace().collect();
+    if !offered.contains(&"memory") || !offered.contains(&"pids") {
+        return Err(format!(
+            "{named}: its parent does not delegate the memory and pids controllers \
+             (it offers: {}); enable them in the parent's cgroup.subtree_control",
+            controllers.trim()
+        ));
+    }
+    if delegates_memory_and_pids(base) {
+        return Ok(base.to_owned());
+    }
+    let enable = || write_file(&base.join("cgroup.subtree_control"), "+memory +pids");
+    match enable() {
+        Ok(()) => return Ok(base.to_owned()),
+        // EBUSY: processes live in the folder itself.
+        Err(e) if e.kind() == io::ErrorKind::ResourceBusy => {}
+        Err(e) => return Err(format!("{named}: {e}")),
+    }
+    let own = std::process::id().to_string();
+    let others: Vec<String> = fs::read_to_string(base.join("cgroup.procs"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|pid| *pid != own)
+        .map(str::to_owned)
+        .collect();
+    if !others.is_empty() {
+        return Err(format!(
+            "{named}: processes other than this evaluator live in it (pids {}), so it cannot \
+             enable controllers for the games; start the evaluator alone in it",
+            others.join(" ")
+        ));
+    }
+    let leaf = base.join(SUPERVISOR_LEAF);
+    let moved = match fs::create_dir(&leaf) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(e),
+        _ => write_file(&leaf.join("cgroup.procs"), "0"),
+    };
+    moved
+        .and_then(|()| enable())
+        .map(|()| base.to_owned())
+        .map_err(|e| format!("{named}: {e}"))
+}
+
+/// `<cgroup2 mount>/poker-sandbox`, made ready for games' cgroups, when
+/// the cgroup2 hierarchy offers `memory` and `pids` and is writable.
+fn prepare_automatic(mounts: &[(PathBuf, String, String)]) -> Result<PathBuf, String> {
+    let Some((mount, _, _)) = mounts.iter().find(|(_, t, _)| t == "cgroup2") else {
+        return Err("no cgroup2 mount".into());
+    };
+    let controllers = fs::read_to_string(mount.join("cgroup.controllers"))
+        .map_err(|e| format!("{}: {e}", mount.display()))?;
+    let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+    if !has("memory") || !has("pids") {
+        return Err(format!(
+            "{} offers no memory and pids controllers",
+            mount.display()
+        ));
+    }
+    if !delegates_memory_and_pids(mount) {
+        write_file(&mount.join("cgroup.subtree_control"), "+memory +pids")
+            .map_err(|e| e.to_string())?;
+    }
+    let base = mount.join(CGROUP_PARENT);
+    match fs::create_dir(&base) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+            return Err(format!("cannot create {}: {e}", base.display()));
+        }
+        _ => {}
+    }
+    if !delegates_memory_and_pids(&base) {
+        write_file(&base.join("cgroup.subtree_control"), "+memory +pids")
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(base)
+}
+
+/// The cgroup v2 folder games' cgroups are made in, prepared once per
+/// process: `Ok(Ok(base))`; `Ok(Err(why))` when there is none here (then
+/// cgroup v1 or rlimits stand in); `Err(why)` when `POKER_SANDBOX_CGROUP`
+/// names a folder that cannot be used.
+fn v2_base() -> &'static Result<Result<PathBuf, String>, String> {
+    static BASE: OnceLock<Result<Result<PathBuf, String>, String>> = OnceLock::new();
+    BASE.get_or_init(|| match std::env::var_os(CGROUP_ENV) {
+        Some(dir) => prepare_named(Path::new(&dir)).map(Ok),
+        None => Ok(prepare_automatic(&cgroup_mounts())),
+    })
+}
+
+/// How games' memory and process limits are enforced here, checked once
+/// by making (and removing) one game's cgroup.
+///
+/// `Ok(None)`: a cgroup enforces both. `Ok(Some(reason))`: rlimits stand
+/// in for one or both, and why. Errors: `POKER_SANDBOX_CGROUP` names a
+/// folder that cannot be used, and why.
+pub fn fallback() -> Result<Option<String>, String> {
+    match GameCgroup::create(&Limits::default()) {
+        Ok(cg) => Ok(cg.gaps.clone()),
+        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(Some(e.to_string())),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 impl GameCgroup {
     /// Creates the cgroup of one game with `limits.memory` (swap included
     /// where the kernel accounts it) and `limits.processes`.
     ///
     /// Errors: `Unsupported` with the reasons when neither a cgroup v2 with
-    /// `memory` and `pids` nor any of the v1 hierarchies is writable; then
-    /// the caller falls back to rlimits.
+    /// `memory` and `pids` nor any of the v1 hierarchies is writable (then
+    /// the caller falls back to rlimits); any other kind when the folder
+    /// named by `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the
+    /// organiser asked for it).
     pub fn create(limits: &Limits) -> io::Result<GameCgroup> {
-        let mounts = cgroup_mounts();
-        let v2 = match Self::create_v2(&mounts, limits) {
-            Ok(cg) => return Ok(cg),
-            Err(e) => e,
+        let v2 = match v2_base() {
+            Err(named) => return Err(io::Error::other(named.clone())),
+            Ok(Ok(base)) => {
+                let named = std::env::var_os(CGROUP_ENV).is_some();
+                return Self::create_v2(base, limits).map_err(|e| {
+                    let why = format!("cannot make a game's cgroup in {}: {e}", base.display());
+                    let kind = if named {
+                        io::ErrorKind::Other
+                    } else {
+                        io::ErrorKind::Unsupported
+                    };
+                    io::Error::new(kind, why)
+                });
+            }
+            Ok(Err(why)) => why,
         };
-        let v1 = match Self::create_v1(&mounts, limits) {
+        let v1 = match Self::create_v1(&cgroup_mounts(), limits) {
             Ok(cg) => return Ok(cg),
             Err(e) => e,
         };
@@ -144,31 +288,7 @@ impl GameCgroup {
         ))
     }
 
-    fn create_v2(mounts: &[(PathBuf, String, String)], limits: &Limits) -> io::Result<Self> {
-        let base = match std::env::var_os(CGROUP_ENV) {
-            Some(dir) => PathBuf::from(dir),
-            None => {
-                let Some((mount, _, _)) = mounts.iter().find(|(_, t, _)| t == "cgroup2") else {
-                    return Err(io::Error::other("no cgroup2 mount"));
-                };
-                let controllers = fs::read_to_string(mount.join("cgroup.controllers"))?;
-                let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
-                if !has("memory") || !has("pids") {
-                    return Err(io::Error::other(format!(
-                        "{} offers no memory and pids controllers",
-                        mount.display()
-                    )));
-                }
-                write_file(&mount.join("cgroup.subtree_control"), "+memory +pids")?;
-                let base = mount.join(CGROUP_PARENT);
-                match fs::create_dir(&base) {
-                    Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
-                    _ => {}
-                }
-                base
-            }
-        };
-        write_file(&base.join("cgroup.subtree_control"), "+memory +pids")?;
+    fn create_v2(base: &Path, limits: &Limits) -> io::Result<Self> {
         let dir = base.join(unique_name());
         fs::create_dir(&dir)?;
         let mut cg = GameCgroup {
@@ -178,6 +298,7 @@ impl GameCgroup {
             cpu: Some(dir.clone()),
             dirs: vec![dir.clone()],
             join: CgroupJoin { procs: Vec::new() },
+            gaps: None,
         };
         // From here on, dropping `cg` removes the folder.
         write_file(&dir.join("memory.max"), &limits.memory.to_string())?;
@@ -203,6 +324,7 @@ impl GameCgroup {
             cpu: None,
             dirs: Vec::new(),
             join: CgroupJoin { procs: Vec::new() },
+            gaps: None,
         };
         let mut errors = Vec::new();
         for ctrl in ["memory", "pids", "cpuacct"] {
@@ -249,6 +371,12 @@ impl GameCgroup {
         if cg.memory.is_none() && cg.pids.is_none() {
             return Err(io::Error::other(errors.join("; ")));
         }
+        if cg.memory.is_none() || cg.pids.is_none() {
+            cg.gaps = Some(format!(
+                "cgroup v1 lacks a controller: {}",
+                errors.join("; ")
+            ));
+        }
         Ok(cg)
     }
 
@@ -263,6 +391,18 @@ impl GameCgroup {
     /// The cgroup version: 1 or 2.
     pub fn version(&self) -> u8 {
         self.version
+    }
+
+    /// The cgroup's folders (one on v2, one per hierarchy on v1), which
+    /// dropping it removes.
+    pub fn folders(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Why the memory or the pids controller is missing from this cgroup,
+    /// when one is (only on v1 hierarchies).
+    pub fn gaps(&self) -> Option<&str> {
+        self.gaps.as_deref()
     }
 
     /// Whether the memory limit is enforced by this cgroup.

@@ -75,6 +75,15 @@ pub enum Enforcement {
         /// What the rlimit counts.
         scope: RlimitScope,
     },
+    /// By a resource limit standing in for the cgroup this machine could
+    /// not give (a memory limit per process instead of per game, a process
+    /// limit per uid), and why there was no cgroup.
+    RlimitFallback {
+        /// What the rlimit counts.
+        scope: RlimitScope,
+        /// Why no cgroup enforces this limit.
+        reason: String,
+    },
     /// By the size of the private `/tmp` tmpfs.
     Tmpfs,
     /// By the caller's wall-clock timer, which kills the game.
@@ -96,6 +105,16 @@ impl fmt::Display for Enforcement {
             Enforcement::Rlimit {
                 scope: RlimitScope::Uid,
             } => f.write_str("rlimit per game uid"),
+            Enforcement::RlimitFallback { scope, .. } => {
+                let scope = match scope {
+                    RlimitScope::Process => "per process",
+                    RlimitScope::Uid => "per game uid",
+                };
+                write!(
+                    f,
+                    "rlimit {scope}, as no cgroup could be used (see the warning)"
+                )
+            }
             Enforcement::Tmpfs => f.write_str("tmpfs size"),
             Enforcement::Timer => f.write_str("evaluator's timer"),
             Enforcement::NotEnforced { reason } => write!(f, "not enforced: {reason}"),
@@ -117,12 +136,19 @@ pub struct LimitReport {
     pub enforcement: Enforcement,
 }
 
+/// As the text report prints it: `memory 256 MiB: cgroup v2` (sizes as
+/// the size options take them), `wall 5000 ms: evaluator's timer`.
 impl fmt::Display for LimitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {}: {}",
-            self.name, self.value, self.unit, self.enforcement
-        )
+        if self.unit == "bytes" {
+            let size = crate::size::format_size(self.value);
+            write!(f, "{} {size}: {}", self.name, self.enforcement)
+        } else {
+            write!(
+                f,
+                "{} {} {}: {}",
+                self.name, self.value, self.unit, self.enforcement
+            )
+        }
     }
 }

@@ -115,7 +115,13 @@
 //! `POKER_SANDBOX_CGROUP`, else `poker-sandbox/` at the cgroup2 mount), then
 //! cgroup v1 (`memory`, `pids`, `cpuacct` hierarchies, each under
 //! `poker-sandbox/`). The bubblewrap process joins it before it starts, so
-//! everything the game runs is in it.
+//! everything the game runs is in it. A delegated folder is prepared once:
+//! when the evaluator itself lives in it (`systemd-run --scope -p
+//! Delegate=yes`), it first moves into `<folder>/supervisor`
+//! ([`SUPERVISOR_LEAF`]), since a cgroup v2 folder holding processes cannot
+//! enable controllers for its children. A named folder that cannot be used
+//! is an error; without any cgroup, rlimits stand in and
+//! [`cgroup_fallback`] says why (the evaluator warns once).
 
 mod bwrap;
 mod cgroup;
@@ -131,7 +137,9 @@ mod uid;
 pub use bwrap::{
     BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
 };
-pub use cgroup::{CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup};
+pub use cgroup::{
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+};
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};

@@ -161,6 +161,7 @@ mod tests {
                 version: 2,
                 memory: true,
                 processes: true,
+                gaps: None,
             }),
             cgroup_error: None,
             leased_uid: true,

@@ -5,6 +5,7 @@ use anyhow::{Context, bail};
 use poker::evaluator::config::default_compile_limits;
 use poker::evaluator::{self, RunConfig, SandboxMode, Toolchain};
 use poker::sandbox::Limits;
+use poker::size;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -40,9 +41,10 @@ pub struct RunOptions {
     #[arg(long, value_name = "SECONDS")]
     cpu_limit: Option<f64>,
 
-    /// Memory limit per game, in MiB (all its processes, in the sandbox).
-    #[arg(long, value_name = "MIB", default_value_t = 256,
-          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    /// Memory limit per game (all its processes, in the sandbox): a size
+    /// such as 256M, 256MiB, 1G or 1.5G (binary units; a bare number is
+    /// MiB), from 1 MiB to 1 TiB.
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = limit_size)]
     memory_limit: u64,
 
     /// Processes and threads a game may have at once (in the sandbox).
@@ -55,10 +57,10 @@ pub struct RunOptions {
           value_parser = clap::value_parser!(u32).range(8..=1_000_000))]
     open_file_limit: u32,
 
-    /// Size of a game's private /tmp in MiB, the only place it may write
-    /// (in the sandbox).
-    #[arg(long, value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    /// Size of a game's private /tmp, the only place it may write (in the
+    /// sandbox): a size such as 64M or 1G (a bare number is MiB), from 1 MiB
+    /// to 1 TiB.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = limit_size)]
     tmp_limit: u64,
 
     /// Time limit per compilation of a .c or .pas contestant, in seconds.
@@ -71,6 +73,22 @@ pub struct RunOptions {
     /// program, or the package of the Python wheel that installed it.
     #[arg(long, value_name = "DIR")]
     lib_dir: Option<PathBuf>,
+}
+
+/// A size option's value in bytes (see [`poker::size`]), checked to be
+/// from 1 MiB to 1 TiB.
+fn limit_size(text: &str) -> Result<u64, String> {
+    let bytes = size::parse_size(text)?;
+    let (low, high) = (size::MIB, 1 << 40);
+    if !(low..=high).contains(&bytes) {
+        return Err(format!(
+            "{} is out of range: from {} to {}",
+            size::format_size(bytes),
+            size::format_size(low),
+            size::format_size(high)
+        ));
+    }
+    Ok(bytes)
 }
 
 /// `seconds` as a duration, checked to be in [0.001, 3600].
@@ -95,9 +113,9 @@ impl RunOptions {
         let limits = Limits {
             wall,
             cpu,
-            memory: self.memory_limit << 20,
+            memory: self.memory_limit,
             processes: self.process_limit,
-            tmp_size: self.tmp_limit << 20,
+            tmp_size: self.tmp_limit,
             open_files: self.open_file_limit,
         };
         let compile_limits = Limits {
