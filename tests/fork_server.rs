@@ -406,3 +406,46 @@ fn python_games_of_one_server_draw_different_random_numbers() {
     distinct.dedup();
     assert_eq!(distinct.len(), draws.len(), "{draws:?}");
 }
+
+#[test]
+fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
+    // A thread started before p_startgame does 2 s of CPU work for each
+    // game on a 1 s CPU-time limit. In a fresh process that is the game's
+    // own CPU time (status cpu_time); a fork server's jail is frozen while
+    // its child plays, so the work is never done and the game times out.
+    // Either way the game scores 0.
+    require_sandbox();
+    let decks = deck_file("cpu_offload", 11, 2);
+    let contestant = common::root().join("tests/contestants/hostile/cpu_offload.c");
+    let extra = ["--time-limit", "3", "--cpu-limit", "1"];
+    let fresh = games(&eval(&decks, &extra, std::slice::from_ref(&contestant)));
+    let forked = games(&eval(
+        &decks,
+        &[&extra[..], &["--fork-server"]].concat(),
+        &[contestant],
+    ));
+    let statuses = |games: &Games| -> Vec<(String, u64)> {
+        games[0].1.iter().map(|(s, n, _)| (s.clone(), *n)).collect()
+    };
+    let zero = |status: &str| vec![(status.to_string(), 0); 2];
+    assert_eq!(statuses(&fresh), zero("cpu_time"));
+    assert_eq!(statuses(&forked), zero("timeout"));
+}
+
+#[test]
+fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
+    // The child sees all 20 cards, kills its server and exits before the
+    // last placement: that game is judged as played (incomplete, 0), as
+    // exiting early is in a fresh process, not dealt again in one.
+    require_sandbox();
+    let decks = deck_file("abandon", 21, 3);
+    let contestant = common::root().join("tests/contestants/hostile/abandon_game.c");
+    let fresh = games(&eval(&decks, &[], std::slice::from_ref(&contestant)));
+    let forked = games(&eval(&decks, &["--fork-server"], &[contestant]));
+    let count = |games: &Games, status: &str| games[0].1.iter().filter(|t| t.0 == status).count();
+    assert_eq!(count(&fresh, "ok"), 3, "{fresh:?}");
+    // The server's first game is abandoned; the others are played in fresh
+    // processes once the server is gone.
+    assert_eq!(count(&forked, "incomplete"), 1, "{forked:?}");
+    assert_eq!(count(&forked, "ok"), 2, "{forked:?}");
+}

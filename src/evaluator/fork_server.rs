@@ -250,6 +250,13 @@ impl Server {
         let Ok(mut channel) = Transport::socket(OwnedFd::from(mine)) else {
             return Served::NotStarted;
         };
+        // The server's jail stands still while its child plays: the server
+        // only waits for the child meanwhile, and a thread of it, or a
+        // process forked before the game (even the child itself, if
+        // another process spoke first), must not work for the game beyond
+        // the game's CPU, memory and process limits.
+        let server_cgroup = self.running.cgroup();
+        let frozen = server_cgroup.is_some_and(|cg| cg.freeze(true).is_ok());
         let mut game = Game::new(*deck);
         let mut link = Prefed::new(Some(first), &mut channel, deadline, Some(pidfd.as_fd()));
         let ending = manager::serve_link(&mut link, &mut game);
@@ -270,6 +277,11 @@ impl Server {
                 }
             }
         }
+        if frozen {
+            if let Some(cg) = self.running.cgroup() {
+                let _ = cg.freeze(false);
+            }
+        }
         // The server's word on how its child ended, which also says it is
         // ready for the next game.
         let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {
@@ -279,13 +291,17 @@ impl Server {
                 .and_then(|(line, _)| ServerLine::decode(&line)),
             None => None,
         };
-        if report.is_none() && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+        if report.is_none()
+            && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+            && game.calls() <= 1
         {
-            // The server went during the game, and in the sandbox its
-            // child went with it (bubblewrap's init ends the pid namespace
-            // with its first process): the game was cut short by the
-            // server's end, not by its own play. It is played again in a
-            // fresh process, on the same deck.
+            // The server went before its child was dealt a card, and in
+            // the sandbox its child went with it (the jail's pid namespace
+            // ends with the server): the game is played again in a fresh
+            // process, on the same deck. A child that was dealt cards is
+            // judged on what it played: it could kill its own server (the
+            // server's jail is frozen while it plays, so nothing else
+            // could) to have a game it saw and disliked dealt again.
             return Served::NotStarted;
         }
         let (program_ending, fit) = match report {
