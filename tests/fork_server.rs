@@ -449,3 +449,21 @@ fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     assert_eq!(count(&forked, "incomplete"), 1, "{forked:?}");
     assert_eq!(count(&forked, "ok"), 2, "{forked:?}");
 }
+
+#[test]
+fn memory_shared_with_the_server_counts_towards_the_games_limit() {
+    // 40 MiB touched before p_startgame and 40 MiB after, on a 64 MiB
+    // limit: the game is over its limit both ways.
+    require_sandbox();
+    let decks = deck_file("memory_split", 31, 2);
+    let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
+    let extra = ["--memory-limit", "64"];
+    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    assert!(
+        fresh[0]
+            .1
+            .iter()
+            .all(|(status, score, _)| status == "memory" && *score == 0),
+        "{fresh:?}"
+    );
+}

@@ -186,10 +186,21 @@ enum Served {
     NotStarted,
 }
 
-/// The per-game cgroup (sandbox as root) or nothing.
-fn game_cgroup(config: &RunConfig) -> Option<GameCgroup> {
+/// The least memory limit a game's cgroup is given (1 MiB), whatever its
+/// server already holds.
+const LEAST_GAME_MEMORY: u64 = 1 << 20;
+
+/// The per-game cgroup (sandbox as root) or nothing. Its memory limit is
+/// the game's less what the server's cgroup holds (`server_memory` bytes):
+/// the child shares those pages, charged to the server, and in a fresh
+/// process they would count towards the game's limit.
+fn game_cgroup(config: &RunConfig, server_memory: Option<u64>) -> Option<GameCgroup> {
+    let mut limits = config.limits.clone();
+    if let Some(held) = server_memory {
+        limits.memory = limits.memory.saturating_sub(held).max(LEAST_GAME_MEMORY);
+    }
     match config.launcher {
-        Launcher::Bubblewrap { .. } => GameCgroup::create(&config.limits).ok(),
+        Launcher::Bubblewrap { .. } => GameCgroup::create(&limits).ok(),
         Launcher::Plain => None,
     }
 }
@@ -234,7 +245,8 @@ impl Server {
             return Served::NotStarted;
         };
         // Its own limits before it may play.
-        let cgroup = game_cgroup(config);
+        let server_memory = self.running.cgroup().and_then(|cg| cg.memory_usage());
+        let cgroup = game_cgroup(config, server_memory);
         if let Some(cgroup) = &cgroup {
             let _ = cgroup.admit(pid.as_raw_nonzero().get() as u32);
         }

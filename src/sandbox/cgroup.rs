@@ -322,6 +322,18 @@ impl GameCgroup {
         }))
     }
 
+    /// The memory charged to the cgroup now, in bytes:
+    /// `memory.usage_in_bytes` (v1) or `memory.current` (v2); `None`
+    /// without a memory cgroup.
+    pub fn memory_usage(&self) -> Option<u64> {
+        let dir = self.memory.as_ref()?;
+        single(&dir.join(if self.version == 1 {
+            "memory.usage_in_bytes"
+        } else {
+            "memory.current"
+        }))
+    }
+
     /// CPU time used by all the game's processes: `cpuacct.usage` (v1) or
     /// `usage_usec` of `cpu.stat` (v2).
     pub fn cpu_time(&self) -> Option<Duration> {
