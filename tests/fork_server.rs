@@ -467,3 +467,26 @@ fn memory_shared_with_the_server_counts_towards_the_games_limit() {
         "{fresh:?}"
     );
 }
+
+#[test]
+fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
+    // The server keeps a copy of each game's standard-error pipe, so the
+    // evaluator never sees its end: that game's stderr is lost, and the
+    // server is given up for fresh processes rather than waited for after
+    // every game.
+    require_sandbox();
+    let decks = deck_file("hold_fds", 41, 4);
+    let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
+    let report = eval(&decks, &["--fork-server"], &[contestant]);
+    let tests = report["contestants"][0]["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["status"] == "ok"), "{tests:?}");
+    let with_stderr = tests
+        .iter()
+        .filter(|t| {
+            t["stderr"]
+                .as_str()
+                .is_some_and(|s| s.contains("game stderr"))
+        })
+        .count();
+    assert_eq!(with_stderr, 3, "{tests:?}");
+}

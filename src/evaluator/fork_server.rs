@@ -342,13 +342,17 @@ impl Server {
             (None, Ending::TimedOut) if measured.usage.oom_killed => Some(measured),
             _ => None,
         };
+        // The game's processes are gone: only the server can still hold
+        // the pipe (an at-fork handler can copy it before the library
+        // closes it there), and would have the evaluator wait after every
+        // game. That is a misbehaving server.
+        let stderr = stderr_drain.recv_timeout(REPORT_TIMEOUT);
+        let fit = fit && stderr.is_ok();
         let mut result = conclude(
             &game,
             ending,
             outcome.as_ref(),
-            &stderr_drain
-                .recv_timeout(REPORT_TIMEOUT)
-                .unwrap_or_default(),
+            &stderr.unwrap_or_default(),
             seconds,
             number,
             config,
