@@ -107,6 +107,9 @@ enum Started {
     Server(Box<Server>),
     /// Not a server: the program played the game it was started for.
     Played(GameResult),
+    /// A server that is not to be used (why): it was ended, and its games
+    /// are to be played in fresh processes.
+    Unfit(String),
 }
 
 /// The limits the server process itself runs under: the game's, but no
@@ -163,7 +166,19 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     drop(watched);
     if first.as_deref().and_then(ServerLine::decode) == Some(ServerLine::Hello(FORK_SERVER_VERSION))
     {
-        return Started::Server(Box::new(Server { running, channel }));
+        let server = Server { running, channel };
+        // What the program did before p_startgame counts towards every
+        // game's CPU time in a fresh process: a server that spent the
+        // limit on it would have each game judged otherwise.
+        let before = server.cpu_time().unwrap_or_default();
+        if before >= config.limits.cpu {
+            server.close();
+            return Started::Unfit(format!(
+                "the program used {:.1} s of CPU time before p_startgame, over the game's limit",
+                before.as_secs_f64()
+            ));
+        }
+        return Started::Server(Box::new(server));
     }
     // Not a server: this was a game, as in a fresh process.
     match Transport::socket(channel) {
@@ -206,10 +221,16 @@ fn game_cgroup(config: &RunConfig, server_memory: Option<u64>) -> Option<GameCgr
 }
 
 impl Server {
+    /// CPU time used so far by the server's jail (its cgroup), if measured.
+    fn cpu_time(&self) -> Option<Duration> {
+        self.running.cgroup().and_then(|cg| cg.cpu_time())
+    }
+
     /// Plays deck `number` through a child of the server.
     fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
         let start = Instant::now();
         let deadline = start + config.limits.wall;
+        let server_cpu = self.cpu_time();
         let Ok((mine, theirs)) = UnixStream::pair() else {
             return Served::NotStarted;
         };
@@ -347,7 +368,15 @@ impl Server {
         // closes it there), and would have the evaluator wait after every
         // game. That is a misbehaving server.
         let stderr = stderr_drain.recv_timeout(REPORT_TIMEOUT);
-        let fit = fit && stderr.is_ok();
+        // Nor may the server work beside its games: it is frozen while one
+        // is played, but not while it forks, reaps and reports, which take
+        // it a few milliseconds; a game's CPU-time limit of work there is
+        // a server computing for its games outside their limits.
+        let server_work = self
+            .cpu_time()
+            .zip(server_cpu)
+            .map(|(after, before)| after.saturating_sub(before));
+        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < config.limits.cpu);
         let mut result = conclude(
             &game,
             ending,
@@ -422,6 +451,12 @@ pub fn play_through_server(
             Some(current) => current,
             None => match start(program, &deck, number, config) {
                 Started::Server(started) => server.insert(*started),
+                Started::Unfit(why) => {
+                    processes.fresh += 1;
+                    processes.fallback = Some(why);
+                    on_game(play(supervisor, program, &deck, number, config));
+                    continue;
+                }
                 Started::Played(result) => {
                     processes.fresh += 1;
                     processes.fallback = Some(format!(
