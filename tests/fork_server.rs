@@ -517,3 +517,35 @@ fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
         "{fresh:?}"
     );
 }
+
+#[test]
+fn a_server_that_works_between_games_is_given_up() {
+    // Its thread computes whenever the server is not frozen, and each
+    // child waits 1 s before it speaks: the server is given up after its
+    // first game, and the rest are played in fresh processes.
+    require_sandbox();
+    let contestant = common::root().join("tests/contestants/hostile/work_between_games.c");
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["bench", "--json", "--quiet", "--games", "4", "--seed", "9"])
+        .args([
+            "--jobs",
+            "1",
+            "--sandbox",
+            "on",
+            "--time-limit",
+            "5",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(&contestant)
+        .output()
+        .expect("run poker bench");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games_forked"], 1, "{report}");
+    assert_eq!(report["games_fresh"], 3, "{report}");
+}

@@ -33,6 +33,12 @@ use std::time::{Duration, Instant};
 /// as hung.
 const REPORT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// The most CPU time a server's jail may use per game outside the game
+/// (forking, reaping, reporting take a few milliseconds, a large Python
+/// server's fork some tens): more, or a game's CPU-time limit if that is
+/// less, is a server working for its games outside their limits.
+const SERVER_WORK_PER_GAME: Duration = Duration::from_millis(250);
+
 /// A [`Link`] over a transport with a deadline and an exit watch, which
 /// first hands out a line already read.
 pub(crate) struct Prefed<'a, 'w> {
@@ -370,13 +376,14 @@ impl Server {
         let stderr = stderr_drain.recv_timeout(REPORT_TIMEOUT);
         // Nor may the server work beside its games: it is frozen while one
         // is played, but not while it forks, reaps and reports, which take
-        // it a few milliseconds; a game's CPU-time limit of work there is
-        // a server computing for its games outside their limits.
+        // it a few milliseconds; more is a server computing for its games
+        // outside their limits.
         let server_work = self
             .cpu_time()
             .zip(server_cpu)
             .map(|(after, before)| after.saturating_sub(before));
-        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < config.limits.cpu);
+        let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
+        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
         let mut result = conclude(
             &game,
             ending,
