@@ -406,3 +406,153 @@ fn python_games_of_one_server_draw_different_random_numbers() {
     distinct.dedup();
     assert_eq!(distinct.len(), draws.len(), "{draws:?}");
 }
+
+#[test]
+fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
+    // A thread started before p_startgame does 2 s of CPU work for each
+    // game on a 1 s CPU-time limit. In a fresh process that is the game's
+    // own CPU time (status cpu_time); a fork server's jail is frozen while
+    // its child plays, so the work is never done and the game times out.
+    // Either way the game scores 0. The C program and its Python twin (a
+    // thread of the interpreter).
+    require_sandbox();
+    let decks = deck_file("cpu_offload", 11, 2);
+    let contestants = [
+        common::root().join("tests/contestants/hostile/cpu_offload.c"),
+        common::root().join("tests/contestants/hostile/cpu_offload.py"),
+    ];
+    let extra = ["--time-limit", "5", "--cpu-limit", "1"];
+    let fresh = games(&eval(&decks, &extra, &contestants));
+    let forked = games(&eval(
+        &decks,
+        &[&extra[..], &["--fork-server"]].concat(),
+        &contestants,
+    ));
+    let statuses = |games: &Games, c: usize| -> Vec<(String, u64)> {
+        games[c].1.iter().map(|(s, n, _)| (s.clone(), *n)).collect()
+    };
+    let zero = |status: &str| vec![(status.to_string(), 0); 2];
+    for c in 0..contestants.len() {
+        // (A machine loaded by other work may not give the fresh process
+        // its 1 s of CPU time within the 5 s: then it times out, with 0
+        // as well.)
+        let fresh = statuses(&fresh, c);
+        assert!(
+            fresh
+                .iter()
+                .all(|(s, n)| (s == "cpu_time" || s == "timeout") && *n == 0),
+            "{fresh:?}"
+        );
+        assert_eq!(statuses(&forked, c), zero("timeout"), "{forked:?}");
+    }
+}
+
+#[test]
+fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
+    // The child sees all 20 cards, kills its server and exits before the
+    // last placement: that game is judged as played (incomplete, 0), as
+    // exiting early is in a fresh process, not dealt again in one.
+    require_sandbox();
+    let decks = deck_file("abandon", 21, 3);
+    let contestant = common::root().join("tests/contestants/hostile/abandon_game.c");
+    let fresh = games(&eval(&decks, &[], std::slice::from_ref(&contestant)));
+    let forked = games(&eval(&decks, &["--fork-server"], &[contestant]));
+    let count = |games: &Games, status: &str| games[0].1.iter().filter(|t| t.0 == status).count();
+    assert_eq!(count(&fresh, "ok"), 3, "{fresh:?}");
+    // The server's first game is abandoned; the others are played in fresh
+    // processes once the server is gone.
+    assert_eq!(count(&forked, "incomplete"), 1, "{forked:?}");
+    assert_eq!(count(&forked, "ok"), 2, "{forked:?}");
+}
+
+#[test]
+fn memory_shared_with_the_server_counts_towards_the_games_limit() {
+    // 40 MiB touched before p_startgame and 40 MiB after, on a 64 MiB
+    // limit: the game is over its limit both ways.
+    require_sandbox();
+    let decks = deck_file("memory_split", 31, 2);
+    let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
+    let extra = ["--memory-limit", "64"];
+    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    assert!(
+        fresh[0]
+            .1
+            .iter()
+            .all(|(status, score, _)| status == "memory" && *score == 0),
+        "{fresh:?}"
+    );
+}
+
+#[test]
+fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
+    // The server keeps a copy of each game's standard-error pipe, so the
+    // evaluator never sees its end: that game's stderr is lost, and the
+    // server is given up for fresh processes rather than waited for after
+    // every game.
+    require_sandbox();
+    let decks = deck_file("hold_fds", 41, 4);
+    let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
+    let report = eval(&decks, &["--fork-server"], &[contestant]);
+    let tests = report["contestants"][0]["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["status"] == "ok"), "{tests:?}");
+    let with_stderr = tests
+        .iter()
+        .filter(|t| {
+            t["stderr"]
+                .as_str()
+                .is_some_and(|s| s.contains("game stderr"))
+        })
+        .count();
+    assert_eq!(with_stderr, 3, "{tests:?}");
+}
+
+#[test]
+fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
+    // 2 s of CPU work before p_startgame on a 1 s CPU-time limit: over the
+    // limit in every fresh process, so a fork server that did it once is
+    // not used, and every game is judged as in a fresh process.
+    require_sandbox();
+    let decks = deck_file("precompute", 51, 2);
+    let contestant = common::root().join("tests/contestants/hostile/precompute.c");
+    let extra = ["--time-limit", "10", "--cpu-limit", "1"];
+    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    assert!(
+        fresh[0]
+            .1
+            .iter()
+            .all(|(status, score, _)| status == "cpu_time" && *score == 0),
+        "{fresh:?}"
+    );
+}
+
+#[test]
+fn a_server_that_works_between_games_is_given_up() {
+    // Its thread computes whenever the server is not frozen, and each
+    // child waits 1 s before it speaks: the server is given up after its
+    // first game, and the rest are played in fresh processes.
+    require_sandbox();
+    let contestant = common::root().join("tests/contestants/hostile/work_between_games.c");
+    let output = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["bench", "--json", "--quiet", "--games", "4", "--seed", "9"])
+        .args([
+            "--jobs",
+            "1",
+            "--sandbox",
+            "on",
+            "--time-limit",
+            "5",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(&contestant)
+        .output()
+        .expect("run poker bench");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games_forked"], 1, "{report}");
+    assert_eq!(report["games_fresh"], 3, "{report}");
+}

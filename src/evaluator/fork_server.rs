@@ -33,6 +33,12 @@ use std::time::{Duration, Instant};
 /// as hung.
 const REPORT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// The most CPU time a server's jail may use per game outside the game
+/// (forking, reaping, reporting take a few milliseconds, a large Python
+/// server's fork some tens): more, or a game's CPU-time limit if that is
+/// less, is a server working for its games outside their limits.
+const SERVER_WORK_PER_GAME: Duration = Duration::from_millis(250);
+
 /// A [`Link`] over a transport with a deadline and an exit watch, which
 /// first hands out a line already read.
 pub(crate) struct Prefed<'a, 'w> {
@@ -107,6 +113,9 @@ enum Started {
     Server(Box<Server>),
     /// Not a server: the program played the game it was started for.
     Played(GameResult),
+    /// A server that is not to be used (why): it was ended, and its games
+    /// are to be played in fresh processes.
+    Unfit(String),
 }
 
 /// The limits the server process itself runs under: the game's, but no
@@ -163,7 +172,19 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     drop(watched);
     if first.as_deref().and_then(ServerLine::decode) == Some(ServerLine::Hello(FORK_SERVER_VERSION))
     {
-        return Started::Server(Box::new(Server { running, channel }));
+        let server = Server { running, channel };
+        // What the program did before p_startgame counts towards every
+        // game's CPU time in a fresh process: a server that spent the
+        // limit on it would have each game judged otherwise.
+        let before = server.cpu_time().unwrap_or_default();
+        if before >= config.limits.cpu {
+            server.close();
+            return Started::Unfit(format!(
+                "the program used {:.1} s of CPU time before p_startgame, over the game's limit",
+                before.as_secs_f64()
+            ));
+        }
+        return Started::Server(Box::new(server));
     }
     // Not a server: this was a game, as in a fresh process.
     match Transport::socket(channel) {
@@ -186,19 +207,36 @@ enum Served {
     NotStarted,
 }
 
-/// The per-game cgroup (sandbox as root) or nothing.
-fn game_cgroup(config: &RunConfig) -> Option<GameCgroup> {
+/// The least memory limit a game's cgroup is given (1 MiB), whatever its
+/// server already holds.
+const LEAST_GAME_MEMORY: u64 = 1 << 20;
+
+/// The per-game cgroup (sandbox as root) or nothing. Its memory limit is
+/// the game's less what the server's cgroup holds (`server_memory` bytes):
+/// the child shares those pages, charged to the server, and in a fresh
+/// process they would count towards the game's limit.
+fn game_cgroup(config: &RunConfig, server_memory: Option<u64>) -> Option<GameCgroup> {
+    let mut limits = config.limits.clone();
+    if let Some(held) = server_memory {
+        limits.memory = limits.memory.saturating_sub(held).max(LEAST_GAME_MEMORY);
+    }
     match config.launcher {
-        Launcher::Bubblewrap { .. } => GameCgroup::create(&config.limits).ok(),
+        Launcher::Bubblewrap { .. } => GameCgroup::create(&limits).ok(),
         Launcher::Plain => None,
     }
 }
 
 impl Server {
+    /// CPU time used so far by the server's jail (its cgroup), if measured.
+    fn cpu_time(&self) -> Option<Duration> {
+        self.running.cgroup().and_then(|cg| cg.cpu_time())
+    }
+
     /// Plays deck `number` through a child of the server.
     fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
         let start = Instant::now();
         let deadline = start + config.limits.wall;
+        let server_cpu = self.cpu_time();
         let Ok((mine, theirs)) = UnixStream::pair() else {
             return Served::NotStarted;
         };
@@ -234,7 +272,8 @@ impl Server {
             return Served::NotStarted;
         };
         // Its own limits before it may play.
-        let cgroup = game_cgroup(config);
+        let server_memory = self.running.cgroup().and_then(|cg| cg.memory_usage());
+        let cgroup = game_cgroup(config, server_memory);
         if let Some(cgroup) = &cgroup {
             let _ = cgroup.admit(pid.as_raw_nonzero().get() as u32);
         }
@@ -250,6 +289,13 @@ impl Server {
         let Ok(mut channel) = Transport::socket(OwnedFd::from(mine)) else {
             return Served::NotStarted;
         };
+        // The server's jail stands still while its child plays: the server
+        // only waits for the child meanwhile, and a thread of it, or a
+        // process forked before the game (even the child itself, if
+        // another process spoke first), must not work for the game beyond
+        // the game's CPU, memory and process limits.
+        let server_cgroup = self.running.cgroup();
+        let frozen = server_cgroup.is_some_and(|cg| cg.freeze(true).is_ok());
         let mut game = Game::new(*deck);
         let mut link = Prefed::new(Some(first), &mut channel, deadline, Some(pidfd.as_fd()));
         let ending = manager::serve_link(&mut link, &mut game);
@@ -270,6 +316,11 @@ impl Server {
                 }
             }
         }
+        if frozen {
+            if let Some(cg) = self.running.cgroup() {
+                let _ = cg.freeze(false);
+            }
+        }
         // The server's word on how its child ended, which also says it is
         // ready for the next game.
         let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {
@@ -279,13 +330,17 @@ impl Server {
                 .and_then(|(line, _)| ServerLine::decode(&line)),
             None => None,
         };
-        if report.is_none() && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+        if report.is_none()
+            && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+            && game.calls() <= 1
         {
-            // The server went during the game, and in the sandbox its
-            // child went with it (bubblewrap's init ends the pid namespace
-            // with its first process): the game was cut short by the
-            // server's end, not by its own play. It is played again in a
-            // fresh process, on the same deck.
+            // The server went before its child was dealt a card, and in
+            // the sandbox its child went with it (the jail's pid namespace
+            // ends with the server): the game is played again in a fresh
+            // process, on the same deck. A child that was dealt cards is
+            // judged on what it played: it could kill its own server (the
+            // server's jail is frozen while it plays, so nothing else
+            // could) to have a game it saw and disliked dealt again.
             return Served::NotStarted;
         }
         let (program_ending, fit) = match report {
@@ -314,13 +369,26 @@ impl Server {
             (None, Ending::TimedOut) if measured.usage.oom_killed => Some(measured),
             _ => None,
         };
+        // The game's processes are gone: only the server can still hold
+        // the pipe (an at-fork handler can copy it before the library
+        // closes it there), and would have the evaluator wait after every
+        // game. That is a misbehaving server.
+        let stderr = stderr_drain.recv_timeout(REPORT_TIMEOUT);
+        // Nor may the server work beside its games: it is frozen while one
+        // is played, but not while it forks, reaps and reports, which take
+        // it a few milliseconds; more is a server computing for its games
+        // outside their limits.
+        let server_work = self
+            .cpu_time()
+            .zip(server_cpu)
+            .map(|(after, before)| after.saturating_sub(before));
+        let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
+        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
         let mut result = conclude(
             &game,
             ending,
             outcome.as_ref(),
-            &stderr_drain
-                .recv_timeout(REPORT_TIMEOUT)
-                .unwrap_or_default(),
+            &stderr.unwrap_or_default(),
             seconds,
             number,
             config,
@@ -390,6 +458,12 @@ pub fn play_through_server(
             Some(current) => current,
             None => match start(program, &deck, number, config) {
                 Started::Server(started) => server.insert(*started),
+                Started::Unfit(why) => {
+                    processes.fresh += 1;
+                    processes.fallback = Some(why);
+                    on_game(play(supervisor, program, &deck, number, config));
+                    continue;
+                }
                 Started::Played(result) => {
                     processes.fresh += 1;
                     processes.fallback = Some(format!(

@@ -163,6 +163,11 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// The jail's cgroup, if the run is sandboxed and has one.
+    pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
+        self.jail.as_ref().and_then(|jail| jail.cgroup())
+    }
+
     /// Whether the command already marks every inherited descriptor
     /// close-on-exec itself (the sandbox does, before it passes its own).
     pub fn closes_inherited_fds(&self) -> bool {

@@ -221,6 +221,11 @@ pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Ve
 }
 
 impl Running {
+    /// The cgroup of the program's jail, if it has one.
+    pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
+        self.launch.cgroup()
+    }
+
     /// The manager's end of the channel (once).
     pub fn take_channel(&mut self) -> Option<OwnedFd> {
         self.channel.take()

@@ -37,6 +37,9 @@ pub struct GameCgroup {
     memory: Option<PathBuf>,
     pids: Option<PathBuf>,
     cpu: Option<PathBuf>,
+    /// Where the group is frozen and thawed: the v2 folder, or the v1
+    /// `freezer` hierarchy's folder when there is one.
+    freezer: Option<PathBuf>,
     /// Every folder created, deepest last.
     dirs: Vec<PathBuf>,
     join: CgroupJoin,
@@ -296,6 +299,7 @@ impl GameCgroup {
             memory: Some(dir.clone()),
             pids: Some(dir.clone()),
             cpu: Some(dir.clone()),
+            freezer: Some(dir.clone()),
             dirs: vec![dir.clone()],
             join: CgroupJoin { procs: Vec::new() },
             gaps: None,
@@ -322,12 +326,13 @@ impl GameCgroup {
             memory: None,
             pids: None,
             cpu: None,
+            freezer: None,
             dirs: Vec::new(),
             join: CgroupJoin { procs: Vec::new() },
             gaps: None,
         };
         let mut errors = Vec::new();
-        for ctrl in ["memory", "pids", "cpuacct"] {
+        for ctrl in ["memory", "pids", "cpuacct", "freezer"] {
             let Some(mount) = find(ctrl) else {
                 errors.push(format!("no {ctrl} hierarchy"));
                 continue;
@@ -363,6 +368,7 @@ impl GameCgroup {
                 Ok(()) => match ctrl {
                     "memory" => cg.memory = Some(dir),
                     "pids" => cg.pids = Some(dir),
+                    "freezer" => cg.freezer = Some(dir),
                     _ => cg.cpu = Some(dir),
                 },
                 Err(e) => errors.push(format!("{ctrl}: {e}")),
@@ -456,6 +462,18 @@ impl GameCgroup {
         }))
     }
 
+    /// The memory charged to the cgroup now, in bytes:
+    /// `memory.usage_in_bytes` (v1) or `memory.current` (v2); `None`
+    /// without a memory cgroup.
+    pub fn memory_usage(&self) -> Option<u64> {
+        let dir = self.memory.as_ref()?;
+        single(&dir.join(if self.version == 1 {
+            "memory.usage_in_bytes"
+        } else {
+            "memory.current"
+        }))
+    }
+
     /// CPU time used by all the game's processes: `cpuacct.usage` (v1) or
     /// `usage_usec` of `cpu.stat` (v2).
     pub fn cpu_time(&self) -> Option<Duration> {
@@ -484,10 +502,36 @@ impl GameCgroup {
         pids
     }
 
+    /// Freezes (`true`) or thaws (`false`) every process in the cgroup:
+    /// `cgroup.freeze` (v2) or `freezer.state` (v1). A fork server's cgroup
+    /// is frozen while one of its games is played, so that no process left
+    /// outside the game's cgroup (the server, its threads, helpers forked
+    /// before the game) works for the game beyond the game's limits.
+    ///
+    /// Errors: `Unsupported` without a freezer; the kernel's, if it refuses.
+    pub fn freeze(&self, frozen: bool) -> io::Result<()> {
+        let Some(dir) = &self.freezer else {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "no freezer for this cgroup",
+            ));
+        };
+        match (self.version, frozen) {
+            (1, true) => write_file(&dir.join("freezer.state"), "FROZEN"),
+            (1, false) => write_file(&dir.join("freezer.state"), "THAWED"),
+            (_, true) => write_file(&dir.join("cgroup.freeze"), "1"),
+            (_, false) => write_file(&dir.join("cgroup.freeze"), "0"),
+        }
+    }
+
     /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
     /// on v2 kernels that have it), repeating for processes forked meanwhile,
     /// for at most a second.
     pub fn kill_all(&self) {
+        // A process frozen by a v1 freezer does not die until it is thawed.
+        if self.version == 1 && self.freezer.is_some() {
+            let _ = self.freeze(false);
+        }
         if self.version == 2 && write_file(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {
             return;
         }
