@@ -730,6 +730,25 @@ fn killing_the_evaluator_kills_the_running_contestant() {
         }
         let left = marked_processes(marker);
         assert!(left.is_empty(), "{mode}: {left:?} outlived the evaluator");
+        // The killed evaluator left its scratch folder, in the sandbox
+        // with the contestant's private image still mounted there; the
+        // next evaluation in the same temporary folder unmounts it.
+        let next = Command::new(env!("CARGO_BIN_EXE_poker"))
+            .args(["eval", "--sandbox", mode, "--json", "--lib-dir"])
+            .arg(common::lib_dir())
+            .arg("--decks")
+            .arg(&deck)
+            .arg(common::root().join("c_examples/roundrobin.c"))
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        assert!(next.status.success(), "{}", common::stderr(&next));
+        let tmp_text = std::fs::canonicalize(&tmp).unwrap().display().to_string();
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+        assert!(
+            !mounts.contains(&tmp_text),
+            "{mode}: a mount under {tmp_text} outlived the next evaluation"
+        );
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

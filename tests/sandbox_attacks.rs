@@ -1153,8 +1153,11 @@ fn disk_fill_stops_at_the_output_cap() {
 }
 
 // pagecache_spy, round robin, then pagecache_friend, sandboxed; expected:
-// the spy cannot evict (EPERM), the friend cannot probe (EPERM), all three
-// score round robin's score from the scorer.
+// the host file of the channel is not there (a game sees no host file), so
+// both fall back to the loader, each its own contestant's private copy; the
+// spy cannot evict (EPERM), the friend cannot probe (EPERM), and timing its
+// reads it finds every page cached (its copy is its own), never the card
+// the spy encoded; all three score round robin's score from the scorer.
 #[test]
 fn page_cache_probes_are_blocked() {
     let s = scratch("page_cache_on");
@@ -1164,14 +1167,25 @@ fn page_cache_probes_are_blocked() {
     assert_plays_like_roundrobin(&json, "pagecache_spy");
     assert_plays_like_roundrobin(&json, "roundrobin");
     assert_plays_like_roundrobin(&json, "pagecache_friend");
+    let missing = "/usr/share/common-licenses/GPL-3: No such file or directory";
+    assert_contains(stderr_of(&json, "pagecache_spy"), missing);
+    assert_contains(stderr_of(&json, "pagecache_friend"), missing);
     assert_contains(
         stderr_of(&json, "pagecache_spy"),
         "evict: Operation not permitted",
     );
-    assert_contains(
-        stderr_of(&json, "pagecache_friend"),
-        "probe: Operation not permitted",
-    );
+    let friend_err = stderr_of(&json, "pagecache_friend");
+    assert_contains(friend_err, "probe: Operation not permitted");
+    let encoded = stderr_of(&json, "pagecache_spy")
+        .lines()
+        .find_map(|l| l.strip_prefix("WARMED: "))
+        .unwrap_or_else(|| panic!("the spy warmed nothing: {json}"))
+        .to_string();
+    let timed = friend_err
+        .lines()
+        .find_map(|l| l.strip_prefix("TIMING: "))
+        .unwrap_or_else(|| panic!("the friend timed nothing: {json}"));
+    assert_ne!(timed, encoded, "{json}");
 }
 
 // The same unsandboxed; expected: the friend reads the card the spy

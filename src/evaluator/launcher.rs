@@ -40,6 +40,9 @@ pub struct Program {
     /// The largest file it and its children may write, in bytes
     /// (`RLIMIT_FSIZE`: SIGXFSZ past it); `None`: no such limit.
     pub file_size_limit: Option<u64>,
+    /// In the sandbox: a private image holding every file it needs (then
+    /// it sees no host file, and `files` is empty).
+    pub image: Option<std::sync::Arc<sandbox::Image>>,
 }
 
 /// How programs of one evaluation are started.
@@ -125,7 +128,10 @@ impl Launcher {
             Launcher::Bubblewrap {
                 bwrap, uid_range, ..
             } => {
-                let mut mounts = Mounts::default();
+                let mut mounts = Mounts {
+                    image: program.image.clone(),
+                    ..Mounts::default()
+                };
                 for file in &program.files {
                     mounts.ro_binds.push((file.clone(), file.clone()));
                 }

@@ -14,6 +14,7 @@ pub mod decks;
 pub mod launcher;
 pub mod manager;
 pub mod names;
+mod private_root;
 pub mod process;
 pub mod report;
 pub mod results;

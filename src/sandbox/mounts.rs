@@ -29,6 +29,10 @@ pub struct Mounts {
     /// Writable folders bound as they are: `(host path, path inside)`. For
     /// tests and debugging only: a contestant could leave anything there.
     pub rw_binds: Vec<(PathBuf, PathBuf)>,
+    /// A private root ([`super::Image`]): when set, the jail binds none of
+    /// the host's `/usr` and `/etc`, only the image's copies (and the
+    /// binds above).
+    pub image: Option<Arc<super::Image>>,
 }
 
 /// Files and folders of `/etc` bound read-only when present: what the
@@ -91,6 +95,9 @@ impl Mounts {
     pub(crate) fn prepare(&self, stranger: bool) -> io::Result<PreparedMounts> {
         let mut args: Vec<OsString> = Vec::new();
         let mut data_fds = Vec::new();
+        if let Some(image) = &self.image {
+            args.extend(image.bwrap_args());
+        }
         for (host, inside) in &self.ro_binds {
             let meta = fs::metadata(host).map_err(|e| annotate(e, host))?;
             if meta.is_dir() {
