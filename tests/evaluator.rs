@@ -686,13 +686,11 @@ fn parallel_games_never_kill_each_others_processes() {
 fn killing_the_evaluator_kills_the_running_contestant() {
     for mode in ["on", "off"] {
         let marker = marker();
-        // It names itself pk<marker>; in the sandbox it also forks a child
-        // of that name (unconfined, only the contestant itself is bound to
-        // die with the evaluator: its children are the sandbox's to kill).
-        let fork = match mode {
-            "on" => "if (fork() == 0) for (;;) sleep(1);",
-            _ => "",
-        };
+        // It names itself pk<marker> and forks a child of that name: in
+        // the sandbox and unconfined alike (where it is pid 1 of a PID
+        // namespace of its own) the kernel kills the whole tree once the
+        // evaluator is gone.
+        let fork = "if (fork() == 0) for (;;) sleep(1);";
         let source = write_source(
             &format!("sleeper_{mode}.c"),
             &format!(

@@ -11,7 +11,7 @@ mod common;
 use poker::contest::{Board, ContestDeck};
 use serde_json::Value;
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -449,10 +449,12 @@ fn stop_parent_is_blocked() {
     assert_blocked(&json, "stop_parent");
 }
 
-// stop_parent unsandboxed; expected: the evaluator seen in state T in
-// /proc/<pid>/stat (this test sends it SIGCONT).
+// stop_parent unsandboxed: it finds the evaluator through /proc, but plain
+// mode starts it as pid 1 of a PID namespace of its own, where no pid names
+// the evaluator; expected: "cannot stop pid N", the evaluator never stopped,
+// a full report.
 #[test]
-fn stop_parent_works_without_the_sandbox() {
+fn stop_parent_is_stopped_by_plain_modes_pid_namespace() {
     let s = scratch("stop_parent_off");
     let cmd = command(
         &s,
@@ -462,13 +464,25 @@ fn stop_parent_works_without_the_sandbox() {
         &[&hostile("stop_parent.c"), &roundrobin()],
     );
     let (stopped, output) = run_watching_for_stop(cmd);
-    assert!(stopped, "the evaluator was never stopped");
+    assert!(!stopped, "the evaluator was stopped");
     assert!(output.status.success(), "{}", common::stderr(&output));
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_contains(
-        stderr_of(&json, "stop_parent"),
-        "ATTACK: succeeded: sent SIGSTOP",
-    );
+    let evaluator = format!("cannot stop pid {}", output_pid_hint(&json, "stop_parent"));
+    assert_contains(stderr_of(&json, "stop_parent"), &evaluator);
+}
+
+/// The pid a demonstration named in its "cannot ... pid N" line (the
+/// evaluator's, found through /proc): N, checked to be a number other
+/// than 0 (0: it found no evaluator).
+fn output_pid_hint(json: &Value, name: &str) -> String {
+    let stderr = stderr_of(json, name);
+    let n = stderr
+        .split("pid ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap_or_else(|| panic!("{name} named no pid: {stderr}"));
+    assert!(n.parse::<u32>().is_ok_and(|n| n > 1), "{name}: {stderr}");
+    n.to_string()
 }
 
 // kill_parent (SIGKILL to the parent) blocked; expected: round robin's
@@ -480,19 +494,15 @@ fn kill_parent_is_blocked() {
     assert_blocked(&json, "kill_parent");
 }
 
-// kill_parent unsandboxed; expected: the evaluator killed by SIGKILL, no report.
+// kill_parent unsandboxed: it finds the evaluator through /proc, but from
+// its PID namespace no pid names it; expected: "cannot kill pid N", the
+// evaluator alive with a full report.
 #[test]
-fn kill_parent_works_without_the_sandbox() {
+fn kill_parent_is_stopped_by_plain_modes_pid_namespace() {
     let s = scratch("kill_parent_off");
-    let output = run(command(
-        &s,
-        "off",
-        true,
-        &[],
-        &[&hostile("kill_parent.c"), &roundrobin()],
-    ));
-    assert_eq!(output.status.signal(), Some(libc::SIGKILL), "{output:?}");
-    assert!(output.stdout.is_empty(), "{}", common::stdout(&output));
+    let json = off(&s, &[], &[&hostile("kill_parent.c"), &roundrobin()]);
+    let evaluator = format!("cannot kill pid {}", output_pid_hint(&json, "kill_parent"));
+    assert_contains(stderr_of(&json, "kill_parent"), &evaluator);
 }
 
 // overwrite_others (rewrites the other compiled programs) blocked;
@@ -933,14 +943,17 @@ fn ptrace_parent_is_blocked() {
     assert_blocked(&json, "ptrace_parent");
 }
 
-// ptrace_parent unsandboxed; expected: its ATTACK line (attached, a word read).
+// ptrace_parent unsandboxed: it finds the evaluator through /proc, but from
+// its PID namespace no pid names it; expected: "cannot attach to pid N: No
+// such process".
 #[test]
-fn ptrace_parent_works_without_the_sandbox() {
+fn ptrace_parent_is_stopped_by_plain_modes_pid_namespace() {
     let s = scratch("ptrace_parent_off");
     let json = off(&s, &[], &[&hostile("ptrace_parent.c"), &roundrobin()]);
+    let pid = output_pid_hint(&json, "ptrace_parent");
     assert_contains(
         stderr_of(&json, "ptrace_parent"),
-        "ATTACK: succeeded: attached to the evaluator",
+        &format!("cannot attach to pid {pid}: No such process"),
     );
 }
 

@@ -206,7 +206,9 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
     let cpu = limits.cpu_seconds();
     let open_files = u64::from(limits.open_files);
     let file_size = program.file_size_limit;
-    // SAFETY: only setrlimit system calls, nothing allocated.
+    let namespace = super::pid_namespace::PidNamespace::new();
+    // SAFETY: only setrlimit system calls, nothing allocated; then the PID
+    // namespace's (see `PidNamespace::enter`).
     unsafe {
         command.pre_exec(move || {
             use rustix::process::{Resource, Rlimit, setrlimit};
@@ -220,7 +222,7 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
             if let Some(bytes) = file_size {
                 setrlimit(Resource::Fsize, limit(bytes, bytes))?;
             }
-            Ok(())
+            namespace.enter()
         });
     }
     command

@@ -14,6 +14,7 @@ pub mod decks;
 pub mod launcher;
 pub mod manager;
 pub mod names;
+mod pid_namespace;
 mod private_root;
 pub mod process;
 pub mod report;
