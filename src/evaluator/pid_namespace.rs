@@ -5,8 +5,11 @@
 //!
 //! Between fork and exec of the program's command, the child (still in
 //! the evaluator's namespaces) takes the parent-death signal, unshares a
-//! PID namespace (with a user namespace mapping only the organiser's own
-//! uid and gid when not root, since only root may unshare one alone),
+//! PID namespace (inside a user namespace of its own when not root, since
+//! only root may unshare a PID namespace alone; no uid is mapped in it, as
+//! the evaluator is not dumpable and so cannot write its own
+//! `/proc/self/uid_map`: the program sees itself as the overflow uid 65534
+//! but the kernel still checks its files as the organiser's),
 //! renames itself `poker-pidns` and forks: its child, pid 1 of the new
 //! namespace, goes on to exec the program with the parent-death signal
 //! too; it waits and ends exactly as the program did (its exit code, or
@@ -23,24 +26,18 @@ use std::io;
 use rustix::process::{Signal, WaitOptions};
 use rustix::thread::UnshareFlags;
 
-/// What the child needs, prepared before the fork (nothing is allocated
+/// What the child needs, known before the fork (nothing is allocated
 /// between fork and exec).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct PidNamespace {
     root: bool,
-    uid_map: Vec<u8>,
-    gid_map: Vec<u8>,
 }
 
 impl PidNamespace {
     /// For this evaluator's uid and gid.
     pub fn new() -> PidNamespace {
-        let uid = rustix::process::geteuid().as_raw();
-        let gid = rustix::process::getegid().as_raw();
         PidNamespace {
-            root: uid == 0,
-            uid_map: format!("{uid} {uid} 1\n").into_bytes(),
-            gid_map: format!("{gid} {gid} 1\n").into_bytes(),
+            root: rustix::process::geteuid().is_root(),
         }
     }
 
@@ -56,11 +53,6 @@ impl PidNamespace {
         // single-threaded child; file descriptors are untouched.
         if unsafe { rustix::thread::unshare_unsafe(flags) }.is_err() {
             return Ok(());
-        }
-        if !self.root {
-            write_file(c"/proc/self/setgroups", b"deny")?;
-            write_file(c"/proc/self/uid_map", &self.uid_map)?;
-            write_file(c"/proc/self/gid_map", &self.gid_map)?;
         }
         // Not `poker`: a program looking for the evaluator by name finds it,
         // not this.
@@ -114,11 +106,4 @@ fn exit(code: i32) -> ! {
     // SAFETY: _exit is async-signal-safe and runs no destructor or handler
     // of the evaluator's copied state.
     unsafe { libc::_exit(code) }
-}
-
-fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
-    use rustix::fs::{Mode, OFlags};
-    let fd = rustix::fs::open(path, OFlags::WRONLY | OFlags::CLOEXEC, Mode::empty())?;
-    rustix::io::write(&fd, bytes)?;
-    Ok(())
 }
