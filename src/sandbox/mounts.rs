@@ -8,9 +8,11 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// What a game's process may see besides the read-only system (`/usr`, the
-/// dynamic linker's and compilers' files of `/etc`), `/proc`, a minimal
-/// `/dev` and its private `/tmp`.
+/// What a jail's process may see besides `/proc`, a minimal `/dev` and its
+/// private `/tmp`: with an [`image`](Mounts::image) (a game), only the
+/// image's copies and the binds below; without one (a compilation), also
+/// the read-only system (`/usr`, the dynamic linker's and compilers' files
+/// of `/etc`).
 ///
 /// Inside paths must lie outside the read-only system folders (`/usr`,
 /// `/etc`, `/bin`...), e.g. under `/game` or `/opt`; missing parent folders
