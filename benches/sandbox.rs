@@ -97,6 +97,54 @@ fn games(c: &mut Criterion) {
                 assert_eq!(game.status, evaluator::Status::Ok, "{game:?}");
             })
         });
+        if mode == SandboxMode::On {
+            // As games ran before private images: the host's /usr and the
+            // loader's files of /etc bound, the program and libpoker copied
+            // in per game.
+            let mut host_usr = program.clone();
+            host_usr.image = None;
+            host_usr.files = vec![host_usr.path.clone(), toolchain.lib_dir.join("libpoker.so")];
+            group.bench_function("sandbox on, host /usr (before)", |b| {
+                b.iter(|| {
+                    let game = evaluator::play(&supervisor, &host_usr, &deck, 1, &config);
+                    assert_eq!(game.status, evaluator::Status::Ok, "{game:?}");
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// What a contestant's private image costs once per contestant: preparing
+/// a Python contestant (no compilation: the difference is the image of the
+/// interpreter and its standard library) in the sandbox and unconfined.
+fn images(c: &mut Criterion) {
+    use poker::evaluator::{self, RunConfig, SandboxMode, Toolchain};
+    let supervisor = evaluator::become_supervisor().unwrap();
+    let lib_dir = evaluator::default_lib_dir().expect("libpoker.so next to the benchmark");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python_examples/roundrobin.py");
+    let mut group = c.benchmark_group("contestant");
+    group.sample_size(10);
+    for (name, mode) in [
+        ("python prepare, sandbox off", SandboxMode::Off),
+        (
+            "python prepare + drop, sandbox on (private image)",
+            SandboxMode::On,
+        ),
+    ] {
+        let config = RunConfig::new(
+            mode,
+            Limits::default(),
+            poker::evaluator::config::default_compile_limits(),
+        )
+        .unwrap();
+        let toolchain = Toolchain::new(lib_dir.clone(), &config).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let program = toolchain.prepare(&supervisor, &script).program.unwrap();
+                drop(program);
+            })
+        });
     }
     group.finish();
 }
@@ -106,6 +154,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = spawns, parts, games
+    targets = spawns, parts, games, images
 }
 criterion_main!(benches);

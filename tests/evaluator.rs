@@ -686,13 +686,11 @@ fn parallel_games_never_kill_each_others_processes() {
 fn killing_the_evaluator_kills_the_running_contestant() {
     for mode in ["on", "off"] {
         let marker = marker();
-        // It names itself pk<marker>; in the sandbox it also forks a child
-        // of that name (unconfined, only the contestant itself is bound to
-        // die with the evaluator: its children are the sandbox's to kill).
-        let fork = match mode {
-            "on" => "if (fork() == 0) for (;;) sleep(1);",
-            _ => "",
-        };
+        // It names itself pk<marker> and forks a child of that name: in
+        // the sandbox and unconfined alike (where it is pid 1 of a PID
+        // namespace of its own) the kernel kills the whole tree once the
+        // evaluator is gone.
+        let fork = "if (fork() == 0) for (;;) sleep(1);";
         let source = write_source(
             &format!("sleeper_{mode}.c"),
             &format!(
@@ -730,6 +728,25 @@ fn killing_the_evaluator_kills_the_running_contestant() {
         }
         let left = marked_processes(marker);
         assert!(left.is_empty(), "{mode}: {left:?} outlived the evaluator");
+        // The killed evaluator left its scratch folder, in the sandbox
+        // with the contestant's private image still mounted there; the
+        // next evaluation in the same temporary folder unmounts it.
+        let next = Command::new(env!("CARGO_BIN_EXE_poker"))
+            .args(["eval", "--sandbox", mode, "--json", "--lib-dir"])
+            .arg(common::lib_dir())
+            .arg("--decks")
+            .arg(&deck)
+            .arg(common::root().join("c_examples/roundrobin.c"))
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        assert!(next.status.success(), "{}", common::stderr(&next));
+        let tmp_text = std::fs::canonicalize(&tmp).unwrap().display().to_string();
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+        assert!(
+            !mounts.contains(&tmp_text),
+            "{mode}: a mount under {tmp_text} outlived the next evaluation"
+        );
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

@@ -101,6 +101,7 @@ impl Toolchain {
             }
             _ => base,
         };
+        crate::sandbox::clean_stale(&base, "poker-eval-");
         let scratch = private_dir_in(&base, "poker-eval-")?;
         let work_dir = scratch.path().to_path_buf();
         for (folder, file, text) in [
@@ -114,6 +115,11 @@ impl Toolchain {
         // Compiled programs: only the evaluator writes here.
         fs::create_dir(work_dir.join("programs"))?;
         fs::set_permissions(work_dir.join("programs"), Permissions::from_mode(0o700))?;
+        // Contestants' private images (folders of 0755 copies, tmpfs
+        // mounts when root): the games' uids must reach them.
+        fs::create_dir(work_dir.join("images"))?;
+        fs::set_permissions(work_dir.join("images"), Permissions::from_mode(0o711))?;
+        fs::write(work_dir.join("pid"), std::process::id().to_string())?;
         fs::set_permissions(&work_dir, Permissions::from_mode(0o711))?;
         Ok(Toolchain {
             lib_dir,
@@ -238,6 +244,21 @@ impl Toolchain {
             Some("py") => self.python(path),
             _ => self.executable(path),
         };
+        let python = path.extension().is_some_and(|e| e == "py");
+        if let (Ok(program), super::Launcher::Bubblewrap { .. }) =
+            (&mut contestant.program, &self.config.launcher)
+        {
+            let mut lib_dirs = vec![self.lib_dir.clone()];
+            lib_dirs.extend(
+                self.libpoker_aliases()
+                    .iter()
+                    .filter_map(|p| p.parent().map(Path::to_path_buf)),
+            );
+            let images = self.work_dir.join("images");
+            if let Err(why) = super::private_root::privatize(program, python, &lib_dirs, &images) {
+                contestant.program = Err(why);
+            }
+        }
         self.practice(&mut contestant);
         contestant
     }

@@ -40,6 +40,9 @@ pub struct Program {
     /// The largest file it and its children may write, in bytes
     /// (`RLIMIT_FSIZE`: SIGXFSZ past it); `None`: no such limit.
     pub file_size_limit: Option<u64>,
+    /// In the sandbox: a private image holding every file it needs (then
+    /// it sees no host file, and `files` is empty).
+    pub image: Option<std::sync::Arc<sandbox::Image>>,
 }
 
 /// How programs of one evaluation are started.
@@ -133,7 +136,10 @@ impl Launcher {
             Launcher::Bubblewrap {
                 bwrap, uid_range, ..
             } => {
-                let mut mounts = Mounts::default();
+                let mut mounts = Mounts {
+                    image: program.image.clone(),
+                    ..Mounts::default()
+                };
                 for file in &program.files {
                     mounts.ro_binds.push((file.clone(), file.clone()));
                 }
@@ -218,7 +224,9 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
     let cpu = limits.cpu_seconds();
     let open_files = u64::from(limits.open_files);
     let file_size = program.file_size_limit;
-    // SAFETY: only setrlimit system calls, nothing allocated.
+    let namespace = super::pid_namespace::PidNamespace::new();
+    // SAFETY: only setrlimit system calls, nothing allocated; then the PID
+    // namespace's (see `PidNamespace::enter`).
     unsafe {
         command.pre_exec(move || {
             use rustix::process::{Resource, Rlimit, setrlimit};
@@ -232,7 +240,7 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
             if let Some(bytes) = file_size {
                 setrlimit(Resource::Fsize, limit(bytes, bytes))?;
             }
-            Ok(())
+            namespace.enter()
         });
     }
     command

@@ -20,6 +20,8 @@ pub mod fork_server;
 pub mod launcher;
 pub mod manager;
 pub mod names;
+mod pid_namespace;
+mod private_root;
 pub mod process;
 pub mod report;
 pub mod results;

@@ -18,7 +18,7 @@ use super::cgroup::{CgroupJoin, GameCgroup};
 use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
-use super::plan::{PassedFds, bwrap_command_tail, bwrap_options, rlimits};
+use super::plan::{PassedFds, SystemView, bwrap_command_tail, bwrap_options, rlimits};
 use super::reaper::{REAPER, Report as ReaperReport};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
@@ -194,7 +194,13 @@ impl Jail {
             reaper_file: reaper.as_raw_fd(),
             reaper_channel: reaper_write.as_raw_fd(),
         };
-        let args = bwrap_options(limits, &etc_files(), &prepared.args, &fds);
+        let system = match mounts.image {
+            Some(_) => SystemView::Private,
+            None => SystemView::Host {
+                etc_files: etc_files(),
+            },
+        };
+        let args = bwrap_options(limits, &system, &prepared.args, &fds);
         prepared.data_fds.push(filter);
         prepared.data_fds.push(reaper);
         Ok(Jail {

@@ -13,10 +13,14 @@
 //! # Threat model
 //!
 //! The contestant's program is hostile. It **can**:
-//! - read the read-only system: `/usr` (with `/bin`, `/lib`... as links into
-//!   it) and, of `/etc`, only the dynamic linker's files, `alternatives/`
-//!   and Free Pascal's `fpc*.cfg`; and what the evaluator binds read-only
-//!   ([`Mounts::ro_binds`]);
+//! - read what the evaluator gives it read-only: a game, its contestant's
+//!   private [`Image`] (copies of the loader, the libraries, libpoker, the
+//!   program; for Python the interpreter and its standard library: no host
+//!   file, nothing of `/etc`; see [`closure`] for how the libraries are
+//!   found without running anything); a compilation, the host's `/usr`
+//!   (with `/bin`, `/lib`... as links into it) and, of `/etc`, only the
+//!   dynamic linker's files, `alternatives/` and Free Pascal's `fpc*.cfg`;
+//!   and what the evaluator binds read-only ([`Mounts::ro_binds`]);
 //! - write its private `/tmp`, a tmpfs of [`Limits::tmp_size`] bytes
 //!   (writing past it fails with `ENOSPC`), gone after the game;
 //! - see its own processes in `/proc` (pid 1 is bubblewrap's init), the
@@ -53,9 +57,12 @@
 //!   view, of any uid): `add_key`, `keyctl`, `request_key` are denied, and
 //!   each game joins a fresh anonymous session keyring after its uid change
 //!   (not the evaluator's, which may hold an organiser's tickets);
-//! - the page cache of shared files: `fadvise64`, `mincore`, `cachestat`,
-//!   `readahead`, `preadv2`/`pwritev2` with `RWF_NOWAIT`, Linux AIO and
-//!   `io_uring` are denied;
+//! - the page cache: a game reads no host file and no file of another
+//!   contestant's games, only its contestant's own copies ([`Image`]), so a
+//!   page it warms or evicts is one no other contestant can read, by
+//!   probing or by timing; the probes themselves (`fadvise64`, `mincore`,
+//!   `cachestat`, `readahead`, `preadv2`/`pwritev2` with `RWF_NOWAIT`,
+//!   Linux AIO, `io_uring`) are denied as well;
 //! - file-access events on shared files: `inotify_*`, `fanotify_*` denied;
 //! - other processes (bubblewrap's init is pid 1 of the game): `ptrace`,
 //!   `process_vm_*`, `perf_event_open`, `kcmp`, `pidfd_getfd` denied;
@@ -65,9 +72,9 @@
 //!   leased uid while it runs, its files capped by `RLIMIT_FSIZE`.
 //!
 //! What remains:
-//! - **the shared read-only `/usr`**: a read's duration still tells a
-//!   cached page from a cold one, so a spy that reads a rarely used file
-//!   leaves a bit a later game can time;
+//! - the evaluator's own reads: it copies a contestant's libraries from the
+//!   host when it builds the image, before any game, so a spy's choice of
+//!   system libraries (in its `DT_NEEDED`) warms host pages no game reads;
 //! - the clock: a spy can end its last game at a chosen moment and the next
 //!   game can read the time (a few bits per game); the evaluator plays its
 //!   games in a seeded shuffled order across contestants and decks
@@ -97,6 +104,18 @@
 //! copied into each jail) that reports its exact wait status on a pipe it
 //! does not pass on.
 //!
+//! # Private images
+//!
+//! bubblewrap opens bind sources as the game's uid and has no bind from a
+//! descriptor, so a contestant's copies must be readable by that uid: when
+//! root, the evaluator mounts a tmpfs (mode 0755) per contestant under its
+//! 0711 scratch folder, copies the files in once, and every game of that
+//! contestant binds it read-only (its `/usr` as a whole, other top folders
+//! likewise, files under `/tmp` one by one); it is unmounted when the
+//! contestant's program is dropped, and [`clean_stale`] unmounts those of
+//! an evaluator that was killed. Without root it is a plain folder of
+//! copies, as private (no other contestant's game binds it).
+//!
 //! # Getting the program in
 //!
 //! bubblewrap opens what it binds as the game's uid, after the uid change,
@@ -125,8 +144,10 @@
 
 mod bwrap;
 mod cgroup;
+pub mod closure;
 mod fds;
 mod filter;
+mod image;
 mod limits;
 mod mounts;
 pub mod plan;
@@ -142,6 +163,7 @@ pub use cgroup::{
 };
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
+pub use image::{Image, clean_stale};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
 pub use reaper::REAPER_PATH;

@@ -8,9 +8,11 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// What a game's process may see besides the read-only system (`/usr`, the
-/// dynamic linker's and compilers' files of `/etc`), `/proc`, a minimal
-/// `/dev` and its private `/tmp`.
+/// What a jail's process may see besides `/proc`, a minimal `/dev` and its
+/// private `/tmp`: with an [`image`](Mounts::image) (a game), only the
+/// image's copies and the binds below; without one (a compilation), also
+/// the read-only system (`/usr`, the dynamic linker's and compilers' files
+/// of `/etc`).
 ///
 /// Inside paths must lie outside the read-only system folders (`/usr`,
 /// `/etc`, `/bin`...), e.g. under `/game` or `/opt`; missing parent folders
@@ -29,6 +31,10 @@ pub struct Mounts {
     /// Writable folders bound as they are: `(host path, path inside)`. For
     /// tests and debugging only: a contestant could leave anything there.
     pub rw_binds: Vec<(PathBuf, PathBuf)>,
+    /// A private root ([`super::Image`]): when set, the jail binds none of
+    /// the host's `/usr` and `/etc`, only the image's copies (and the
+    /// binds above).
+    pub image: Option<Arc<super::Image>>,
 }
 
 /// Files and folders of `/etc` bound read-only when present: what the
@@ -91,6 +97,9 @@ impl Mounts {
     pub(crate) fn prepare(&self, stranger: bool) -> io::Result<PreparedMounts> {
         let mut args: Vec<OsString> = Vec::new();
         let mut data_fds = Vec::new();
+        if let Some(image) = &self.image {
+            args.extend(image.bwrap_args());
+        }
         for (host, inside) in &self.ro_binds {
             let meta = fs::metadata(host).map_err(|e| annotate(e, host))?;
             if meta.is_dir() {

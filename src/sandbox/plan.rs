@@ -25,13 +25,27 @@ pub struct PassedFds {
     pub reaper_channel: i32,
 }
 
-/// bubblewrap's options for a jail: namespaces, the read-only system
-/// (`/usr`, and of `/etc` the files named in `etc_files`), `/proc`, `/dev`,
-/// a `/tmp` of `limits.tmp_size` bytes, the caller's `mount_args`, the
-/// reaper, the seccomp filter.
+/// What a jail sees of the host's system files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SystemView {
+    /// The host's `/usr` read-only, and of `/etc` the files named (a
+    /// compiler's view: it cannot see decks nor run contestant code).
+    Host {
+        /// Names of files and folders of `/etc` bound when present.
+        etc_files: Vec<String>,
+    },
+    /// No host file: the caller's mounts bring a private copy of each file
+    /// the program needs (a game's view).
+    Private,
+}
+
+/// bubblewrap's options for a jail: namespaces, the system files of
+/// `system`, `/proc`, `/dev`, a `/tmp` of `limits.tmp_size` bytes, the
+/// caller's `mount_args`, the reaper, the seccomp filter. `/lib`, `/lib64`,
+/// `/bin` and `/sbin` are links into `/usr` in both views.
 pub fn bwrap_options(
     limits: &Limits,
-    etc_files: &[String],
+    system: &SystemView,
     mount_args: &[OsString],
     fds: &PassedFds,
 ) -> Vec<OsString> {
@@ -51,7 +65,9 @@ pub fn bwrap_options(
         "ALL",
         "--clearenv",
     ]);
-    push(&["--ro-bind", "/usr", "/usr"]);
+    if matches!(system, SystemView::Host { .. }) {
+        push(&["--ro-bind", "/usr", "/usr"]);
+    }
     for (link, target) in [
         ("/lib", "usr/lib"),
         ("/lib64", "usr/lib64"),
@@ -61,9 +77,11 @@ pub fn bwrap_options(
         push(&["--symlink", target, link]);
     }
     push(&["--dir", "/etc"]);
-    for name in etc_files {
-        let path = format!("/etc/{name}");
-        push(&["--ro-bind-try", &path, &path]);
+    if let SystemView::Host { etc_files } = system {
+        for name in etc_files {
+            let path = format!("/etc/{name}");
+            push(&["--ro-bind-try", &path, &path]);
+        }
     }
     push(&["--proc", "/proc", "--dev", "/dev"]);
     let tmp_size = limits.tmp_size.to_string();
@@ -192,6 +210,27 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_compilers_jail_sees_the_hosts_usr_and_the_etc_files_named() {
+        let fds = PassedFds {
+            status: 13,
+            seccomp: 11,
+            reaper_file: 12,
+            reaper_channel: 14,
+        };
+        let system = SystemView::Host {
+            etc_files: vec!["ld.so.cache".into()],
+        };
+        let argv = bwrap_options(&Limits::default(), &system, &[], &fds);
+        let text: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into()).collect();
+        let text = text.join(" ");
+        assert!(text.contains("--ro-bind /usr /usr"), "{text}");
+        assert!(
+            text.contains("--ro-bind-try /etc/ld.so.cache /etc/ld.so.cache"),
+            "{text}"
+        );
+    }
+
     /// The golden file: one argument a line. To update it after a reviewed
     /// change, print the new plan and compare by hand.
     const GOLDEN: &str = include_str!("../../tests/data/sandbox/bwrap_argv.txt");
@@ -199,8 +238,10 @@ mod tests {
     #[test]
     fn the_plan_of_a_game_matches_the_golden_file() {
         let limits = Limits::default();
-        let etc = ["ld.so.cache".to_string(), "fpc-3.2.2.cfg".to_string()];
         let mounts: Vec<OsString> = [
+            "--ro-bind",
+            "/tmp/poker-eval-1/images/0/usr",
+            "/usr",
             "--perms",
             "0555",
             "--ro-bind-data",
@@ -216,7 +257,7 @@ mod tests {
             reaper_file: 12,
             reaper_channel: 14,
         };
-        let mut argv = bwrap_options(&limits, &etc, &mounts, &fds);
+        let mut argv = bwrap_options(&limits, &SystemView::Private, &mounts, &fds);
         argv.extend(bwrap_command_tail(
             &[("PATH", "/usr/bin:/bin"), ("HOME", "/tmp")],
             &[("POKER_MANAGER_FD".into(), "3".into())],

@@ -3,7 +3,10 @@
  * one-byte preadv2 with RWF_NOWAIT fails with EAGAIN when the page is not
  * cached (bit 0). Prints "LEAK: page cache: V/C" when some page was cached,
  * then evicts the pages again (leaving nothing behind) and plays round
- * robin. */
+ * robin. Where the file is absent it uses the loader, as the spy does;
+ * where the probe is denied it times a one-byte read of each page instead
+ * (a page read from disk takes far longer than 20 us, a cached one far
+ * less) and prints "TIMING: V/C". */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +14,34 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include "poker.h"
 
 #define CHANNEL "/usr/share/common-licenses/GPL-3"
+#define FALLBACK "/lib64/ld-linux-x86-64.so.2"
 #ifndef RWF_NOWAIT
 #define RWF_NOWAIT 0x8
 #endif
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void decode_by_timing(int fd)
+{
+    int bits = 0, i;
+    char byte;
+    for (i = 0; i < 8; i++) {
+        long long start = now_ns();
+        pread(fd, &byte, 1, (off_t)i * 4096);
+        if (now_ns() - start < 20000) bits |= 1 << i;
+    }
+    fprintf(stderr, "TIMING: %d/%d\n", bits / 16, bits % 16);
+}
 
 static void decode(void)
 {
@@ -25,12 +49,18 @@ static void decode(void)
     char byte;
     struct iovec iov = { &byte, 1 };
     int fd = open(CHANNEL, O_RDONLY);
-    if (fd < 0) { perror(CHANNEL); return; }
+    if (fd < 0) { perror(CHANNEL); fd = open(FALLBACK, O_RDONLY); }
+    if (fd < 0) { perror(FALLBACK); return; }
     posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
     for (i = 0; i < 8; i++) {
         long n = syscall(SYS_preadv2, fd, &iov, 1, (long)i * 4096, 0, RWF_NOWAIT);
         if (n == 1) bits |= 1 << i;
-        else if (errno != EAGAIN) { fprintf(stderr, "probe: %s\n", strerror(errno)); close(fd); return; }
+        else if (errno != EAGAIN) {
+            fprintf(stderr, "probe: %s\n", strerror(errno));
+            decode_by_timing(fd);
+            close(fd);
+            return;
+        }
     }
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     close(fd);

@@ -5,7 +5,10 @@
  * read-ahead (FADV_RANDOM) and reads one byte of each page whose bit is 1.
  * The pages stay cached after the game, for pagecache_friend.c, even with
  * other contestants' games in between. Prints "ATTACK: encoded V/C". Then
- * plays round robin. */
+ * plays round robin. Where that file is absent (a sandbox that shows no
+ * host file) it uses the loader, which every game has, and where eviction
+ * is denied it still warms the pages of its 1 bits, for a friend that times
+ * its reads, and prints "WARMED: V/C". */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -15,20 +18,23 @@
 #include "poker.h"
 
 #define CHANNEL "/usr/share/common-licenses/GPL-3"
+#define FALLBACK "/lib64/ld-linux-x86-64.so.2"
 
 static void encode(int value, int color)
 {
     int bits = value * 16 + color, i, err;
     char byte;
     int fd = open(CHANNEL, O_RDONLY);
-    if (fd < 0) { perror(CHANNEL); return; }
+    if (fd < 0) { perror(CHANNEL); fd = open(FALLBACK, O_RDONLY); }
+    if (fd < 0) { perror(FALLBACK); return; }
     err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    if (err) { fprintf(stderr, "evict: %s\n", strerror(err)); close(fd); return; }
+    if (err) fprintf(stderr, "evict: %s\n", strerror(err));
     posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
     for (i = 0; i < 8; i++)
         if (bits & (1 << i)) pread(fd, &byte, 1, (off_t)i * 4096);
     close(fd);
-    fprintf(stderr, "ATTACK: encoded %d/%d\n", value, color);
+    /* Without eviction the pages were maybe cached already: only warmed. */
+    fprintf(stderr, "%s %d/%d\n", err ? "WARMED:" : "ATTACK: encoded", value, color);
 }
 
 int main(void)

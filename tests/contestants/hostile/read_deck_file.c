@@ -1,4 +1,4 @@
-/* read_deck_file: finds the evaluator (getppid), reads its command line
+/* read_deck_file: finds the evaluator (its nearest ancestor named poker), reads its command line
  * from /proc/<ppid>/cmdline, takes the argument after --decks (or
  * --decks=FILE) and opens it as given, relative to the evaluator's cwd
  * (/proc/<ppid>/cwd) and relative to its own cwd; prints the first deck
@@ -8,6 +8,34 @@
 #include <string.h>
 #include <unistd.h>
 #include "poker.h"
+
+/* The evaluator: the nearest ancestor named `poker`, found by walking
+ * /proc/<pid>/stat from /proc/self (getppid() names no process outside a
+ * PID namespace, where --sandbox off starts programs). 0 if none. */
+static pid_t find_evaluator(void)
+{
+    char path[64], buf[512], *open_paren, *close_paren;
+    int pid = 0, ppid, depth;
+    for (depth = 0; depth < 64; depth++) {
+        FILE *f;
+        size_t n;
+        if (depth == 0) snprintf(path, sizeof path, "/proc/self/stat");
+        else snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        f = fopen(path, "r");
+        if (!f) return 0;
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        open_paren = strchr(buf, '(');
+        close_paren = strrchr(buf, ')');
+        if (!open_paren || !close_paren) return 0;
+        if (depth > 0 && close_paren - open_paren == 6 && !strncmp(open_paren + 1, "poker", 5))
+            return pid;
+        if (sscanf(close_paren + 2, "%*c %d", &ppid) != 1 || ppid <= 0) return 0;
+        pid = ppid;
+    }
+    return 0;
+}
 
 static int try_file(const char *path)
 {
@@ -31,7 +59,7 @@ static void attack(void)
     const char *decks = NULL, *p;
     size_t n;
     FILE *f;
-    pid_t parent = getppid();
+    pid_t parent = find_evaluator();
     if (parent <= 1) { fprintf(stderr, "no evaluator visible (ppid %d)\n", (int)parent); return; }
     snprintf(path, sizeof path, "/proc/%d/cmdline", (int)parent);
     f = fopen(path, "r");

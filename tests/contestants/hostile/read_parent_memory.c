@@ -15,6 +15,34 @@
 #include <unistd.h>
 #include "poker.h"
 
+/* The evaluator: the nearest ancestor named `poker`, found by walking
+ * /proc/<pid>/stat from /proc/self (getppid() names no process outside a
+ * PID namespace, where --sandbox off starts programs). 0 if none. */
+static pid_t find_evaluator(void)
+{
+    char path[64], buf[512], *open_paren, *close_paren;
+    int pid = 0, ppid, depth;
+    for (depth = 0; depth < 64; depth++) {
+        FILE *f;
+        size_t n;
+        if (depth == 0) snprintf(path, sizeof path, "/proc/self/stat");
+        else snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        f = fopen(path, "r");
+        if (!f) return 0;
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        open_paren = strchr(buf, '(');
+        close_paren = strrchr(buf, ')');
+        if (!open_paren || !close_paren) return 0;
+        if (depth > 0 && close_paren - open_paren == 6 && !strncmp(open_paren + 1, "poker", 5))
+            return pid;
+        if (sscanf(close_paren + 2, "%*c %d", &ppid) != 1 || ppid <= 0) return 0;
+        pid = ppid;
+    }
+    return 0;
+}
+
 static const char MARKER[] = "POKER_HOSTILE_MARKER=";
 
 static void print_value(const char *where, const char *start, const char *end)
@@ -43,7 +71,7 @@ static void attack(void)
 {
     char path[64], line[512];
     static char buf[1 << 16];
-    pid_t parent = getppid();
+    pid_t parent = find_evaluator();
     FILE *f, *maps;
     int mem, found_marker = 0, decks = 0, k;
     static char seen[32][72];

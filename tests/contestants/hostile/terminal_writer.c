@@ -10,6 +10,34 @@
 #include <unistd.h>
 #include "poker.h"
 
+/* The evaluator: the nearest ancestor named `poker`, found by walking
+ * /proc/<pid>/stat from /proc/self (getppid() names no process outside a
+ * PID namespace, where --sandbox off starts programs). 0 if none. */
+static pid_t find_evaluator(void)
+{
+    char path[64], buf[512], *open_paren, *close_paren;
+    int pid = 0, ppid, depth;
+    for (depth = 0; depth < 64; depth++) {
+        FILE *f;
+        size_t n;
+        if (depth == 0) snprintf(path, sizeof path, "/proc/self/stat");
+        else snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        f = fopen(path, "r");
+        if (!f) return 0;
+        n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        open_paren = strchr(buf, '(');
+        close_paren = strrchr(buf, ')');
+        if (!open_paren || !close_paren) return 0;
+        if (depth > 0 && close_paren - open_paren == 6 && !strncmp(open_paren + 1, "poker", 5))
+            return pid;
+        if (sscanf(close_paren + 2, "%*c %d", &ppid) != 1 || ppid <= 0) return 0;
+        pid = ppid;
+    }
+    return 0;
+}
+
 static const char FAKE[] = "\x1b[2J\x1b[H FAKE RANKING: terminal_writer 999\r\n";
 
 static void write_to(const char *path)
@@ -25,7 +53,7 @@ int main(void)
 {
     int i, v, c;
     char path[64], stat[1024];
-    pid_t parent = getppid();
+    pid_t parent = find_evaluator();
     FILE *f;
     if (parent > 1) {
         snprintf(path, sizeof path, "/proc/%d/fd/1", (int)parent);
