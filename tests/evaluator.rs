@@ -378,6 +378,84 @@ fn a_finished_game_stays_scored_and_leaves_no_process_behind() {
     }
 }
 
+/// Unconfined, each game's contestant counts the `sleep 999.<marker>`
+/// processes it sees (the daemons of earlier games), starts such a daemon
+/// (double fork, new session), counts again, writes both counts to `log`,
+/// plays all its cards and then never exits, so that the evaluator must
+/// kill its tree.
+fn daemon_counting_source(marker: u64, log: &std::path::Path) -> String {
+    format!(
+        r#"#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "poker.h"
+static int count(void) {{
+    const char *needle = "999.{marker}";
+    char path[64], buf[4096]; int n = 0; struct dirent *e; DIR *d = opendir("/proc");
+    while ((e = readdir(d)) != NULL) {{
+        FILE *f; size_t len;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        if ((f = fopen(path, "r")) == NULL) continue;
+        len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        if (memmem(buf, len, needle, strlen(needle))) n++;
+    }}
+    closedir(d);
+    return n;
+}}
+int main(void) {{
+    int v, c, i, before = count(), after;
+    FILE *log;
+    pid_t child = fork();
+    if (child == 0) {{
+        if (fork() == 0) {{
+            setsid();
+            execl("/bin/sleep", "sleep", "999.{marker}", (char *)0);
+            _exit(1);
+        }}
+        _exit(0);
+    }}
+    waitpid(child, 0, 0);
+    usleep(200000);
+    after = count();
+    log = fopen("{log}", "a");
+    fprintf(log, "%d %d\n", before, after);
+    fclose(log);
+    p_startgame();
+    for (i = 0; i < 20; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
+    for (;;) pause();
+}}
+"#,
+        log = log.display()
+    )
+}
+
+#[test]
+fn an_unconfined_contestants_daemon_is_gone_after_each_game_while_the_evaluator_runs() {
+    let marker = marker();
+    let log = common::scratch("eval").join(format!("daemons_{marker}.txt"));
+    let _ = std::fs::remove_file(&log);
+    let source = write_source("daemon_counting.c", &daemon_counting_source(marker, &log));
+    let json = eval(&["--sandbox", "off", "--time-limit", "5", &source]);
+    let games = json["contestants"][0]["tests"].as_array().unwrap().len();
+    assert!(games >= 2, "{json}");
+    // Before its own daemon, each game sees none (the last game's is
+    // gone); after, exactly its own.
+    let counts = std::fs::read_to_string(&log).unwrap();
+    let expected = "0 1\n".repeat(games);
+    assert_eq!(
+        counts, expected,
+        "counts before and after each game's daemon"
+    );
+    let left = marked_processes(marker);
+    assert!(left.is_empty(), "daemon {left:?} survived the evaluation");
+}
+
 #[test]
 fn a_snooping_contestant_finds_no_deck_in_its_environment_arguments_or_descriptors() {
     // Unconfined, it writes what it found to a file; in the sandbox, where

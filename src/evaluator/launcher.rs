@@ -130,7 +130,7 @@ impl Launcher {
     pub fn prepare(&self, program: &Program, limits: &Limits) -> std::io::Result<Launch> {
         match self {
             Launcher::Plain => Ok(Launch {
-                command: plain_command(program, limits),
+                command: plain_command(program, limits)?,
                 jail: None,
             }),
             Launcher::Bubblewrap {
@@ -211,8 +211,11 @@ impl Launch {
 }
 
 /// A plain process: the evaluator's environment without `POKER_*`
-/// variables, plus the program's; CPU-time, open-file and core rlimits.
-fn plain_command(program: &Program, limits: &Limits) -> Command {
+/// variables, plus the program's; CPU-time, open-file and core rlimits;
+/// in a PID namespace of its own. An error when no such namespace can be
+/// made (the program is then not run).
+fn plain_command(program: &Program, limits: &Limits) -> std::io::Result<Command> {
+    let namespace = super::pid_namespace::PidNamespace::new()?;
     let mut command = Command::new(&program.path);
     command.args(&program.args);
     for (key, _) in std::env::vars_os() {
@@ -224,7 +227,6 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
     let cpu = limits.cpu_seconds();
     let open_files = u64::from(limits.open_files);
     let file_size = program.file_size_limit;
-    let namespace = super::pid_namespace::PidNamespace::new();
     // SAFETY: only setrlimit system calls, nothing allocated; then the PID
     // namespace's (see `PidNamespace::enter`).
     unsafe {
@@ -243,7 +245,7 @@ fn plain_command(program: &Program, limits: &Limits) -> Command {
             namespace.enter()
         });
     }
-    command
+    Ok(command)
 }
 
 fn plain_limit_reports(limits: &Limits) -> Vec<LimitReport> {

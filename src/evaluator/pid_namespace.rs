@@ -17,11 +17,21 @@
 //! chain: the evaluator dies → the kernel kills this process → it kills
 //! pid 1 → the kernel kills the whole namespace.
 //!
+//! While the evaluator lives, it ends a run's whole tree by asking the
+//! relay (SIGTERM) to SIGKILL pid 1: the kernel then kills every process
+//! of the namespace, and the relay ends only once they are all gone, so
+//! the tree is dead when the evaluator has reaped the relay. No pid read
+//! from /proc is ever signalled.
+//!
 //! Where the kernel refuses the namespaces (user namespaces turned off,
-//! a container without the right), the program runs as before, only its
-//! own process bound to the evaluator's life.
+//! a container without the right), the program is not run: the launch
+//! fails, saying why ([`PidNamespace::new`]). A fallback without the
+//! namespace would leave the program's descendants to pids that may be
+//! reused by then.
 
 use std::io;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use rustix::process::{Signal, WaitOptions};
 use rustix::thread::UnshareFlags;
@@ -34,10 +44,72 @@ pub struct PidNamespace {
 }
 
 impl PidNamespace {
-    /// For this evaluator's uid and gid.
-    pub fn new() -> PidNamespace {
-        PidNamespace {
+    /// For this evaluator's uid and gid; an error saying why when the
+    /// kernel refuses such a namespace (checked once per process, by a
+    /// child that tries and exits).
+    pub fn new() -> io::Result<PidNamespace> {
+        let namespace = PidNamespace {
             root: rustix::process::geteuid().is_root(),
+        };
+        static USABLE: OnceLock<Result<(), String>> = OnceLock::new();
+        USABLE
+            .get_or_init(|| namespace.probe())
+            .clone()
+            .map_err(io::Error::other)?;
+        Ok(namespace)
+    }
+
+    fn flags(&self) -> UnshareFlags {
+        match self.root {
+            true => UnshareFlags::NEWPID,
+            false => UnshareFlags::NEWPID | UnshareFlags::NEWUSER,
+        }
+    }
+
+    /// Whether a child of this process may unshare the namespaces.
+    fn probe(&self) -> Result<(), String> {
+        let flags = self.flags();
+        // SAFETY: the child only makes async-signal-safe system calls and
+        // exits without returning.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(format!(
+                "cannot fork to try a PID namespace: {}",
+                io::Error::last_os_error()
+            ));
+        }
+        if pid == 0 {
+            // SAFETY: as in `enter`; the child exits at once.
+            let code = match unsafe { rustix::thread::unshare_unsafe(flags) } {
+                Ok(()) => 0,
+                Err(e) => e.raw_os_error(),
+            };
+            exit(code);
+        }
+        let child = rustix::process::Pid::from_raw(pid);
+        let status = loop {
+            match rustix::process::waitpid(child, WaitOptions::empty()) {
+                Ok(Some((_, status))) => break status,
+                Err(rustix::io::Errno::INTR) => continue,
+                Ok(None) => return Err("lost the PID namespace probe".into()),
+                Err(e) => return Err(format!("cannot wait for the PID namespace probe: {e}")),
+            }
+        };
+        match status.exit_status() {
+            Some(0) => Ok(()),
+            Some(errno) => Err(format!(
+                "unconfined programs run in a PID namespace of their own (so that \
+                 all they start can be killed), and the kernel refused one: \
+                 unshare({}): {}; allow unprivileged user namespaces \
+                 (sysctl kernel.unprivileged_userns_clone=1 or \
+                 user.max_user_namespaces) or run the evaluator as root",
+                match self.root {
+                    true => "CLONE_NEWPID",
+                    false => "CLONE_NEWPID | CLONE_NEWUSER",
+                },
+                io::Error::from_raw_os_error(errno)
+            )),
+            None => Err(format!("the PID namespace probe ended oddly: {status:?}")),
         }
     }
 
@@ -45,15 +117,11 @@ impl PidNamespace {
     /// to the program itself (it returns only in the program's process).
     pub fn enter(&self) -> io::Result<()> {
         rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-        let mut flags = UnshareFlags::NEWPID;
-        if !self.root {
-            flags |= UnshareFlags::NEWUSER;
-        }
         // SAFETY: a new PID (and user) namespace changes no memory of this
-        // single-threaded child; file descriptors are untouched.
-        if unsafe { rustix::thread::unshare_unsafe(flags) }.is_err() {
-            return Ok(());
-        }
+        // single-threaded child; file descriptors are untouched. A refusal
+        // (the probe in `new` passed, so rare) fails the launch: the
+        // program never runs outside a namespace.
+        unsafe { rustix::thread::unshare_unsafe(self.flags()) }?;
         // Not `poker`: a program looking for the evaluator by name finds it,
         // not this.
         rustix::thread::set_name(c"poker-pidns")?;
@@ -72,8 +140,38 @@ impl PidNamespace {
     }
 }
 
-/// Waits for pid 1 and ends as it did; never returns.
+/// Pid 1 of the namespace, for the relay's SIGTERM handler.
+static PID_ONE: AtomicI32 = AtomicI32::new(0);
+
+/// The relay's SIGTERM handler: SIGKILL to pid 1 (its own unreaped child,
+/// so the pid is still pid 1's), which kills the whole namespace.
+extern "C" fn kill_pid_one(_: libc::c_int) {
+    let pid = PID_ONE.load(Ordering::Relaxed);
+    if pid > 0 {
+        // SAFETY: kill is async-signal-safe.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+/// Waits for pid 1 and ends as it did; on SIGTERM, kills pid 1 first (see
+/// the module's documentation). Never returns.
 fn relay(pid: i32) -> ! {
+    PID_ONE.store(pid, Ordering::Relaxed);
+    // Set before the descriptors are closed below: the evaluator's spawn
+    // returns only once they are, so a SIGTERM from it always finds the
+    // handler.
+    // SAFETY: sigaction and sigprocmask are async-signal-safe; the handler
+    // only loads an atomic and calls kill.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = kill_pid_one as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
     // The program's output pipes and the spawn's error pipe must not wait
     // for this process: it needs no descriptor.
     // SAFETY: close_range takes two descriptor numbers and flags (rustix

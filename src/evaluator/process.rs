@@ -2,26 +2,23 @@
 //! channel as fd 3 and nothing else inherited, watch it exit through a pidfd,
 //! drain its output, and afterwards kill every process it left behind.
 //!
-//! Linux only (pidfd_open, PR_SET_CHILD_SUBREAPER, /proc). The evaluator
-//! makes itself a child subreaper, so a contestant's descendants that
-//! daemonise (fork, setsid, parent exits) are re-parented to the evaluator
-//! instead of init and can still be found and killed. Several games may run
-//! at once (`poker bench`): the main processes of running games are kept in
-//! a registry so that one game's clean-up never touches another game's
-//! contestant. Run the evaluator in a process that starts no other children
-//! while games are played.
+//! Linux only (pidfd_open, PID namespaces). Every run's processes are held
+//! by a PID namespace: the sandbox's (bubblewrap's, with its cgroup), or,
+//! unconfined, one of the program's own behind a relay (see
+//! `pid_namespace`). A tree is killed through that namespace, never by
+//! pids read from /proc, which may have been reused; so one game's
+//! clean-up cannot touch another game's processes.
 
 use super::launcher::Launch;
 use crate::sandbox::{Outcome, close_inherited_on_exec};
-use rustix::process::{Pid, PidfdFlags, Signal, WaitOptions};
-use std::collections::HashSet;
+use rustix::process::{Pid, PidfdFlags, Signal};
 use std::io::Read;
 use std::mem::ManuallyDrop;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ExitStatus, Stdio};
-use std::sync::{Mutex, MutexGuard, mpsc};
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
@@ -29,16 +26,6 @@ pub const CHANNEL_FD: RawFd = 3;
 
 /// How much of each output stream is kept for the report: the last bytes.
 pub const OUTPUT_CAP: usize = 16 * 1024;
-
-/// Main processes of the games in progress, and the lock that makes
-/// spawning and clean-up scans atomic with respect to each other.
-static ACTIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
-
-fn active() -> MutexGuard<'static, Option<HashSet<i32>>> {
-    ACTIVE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// A running contestant.
 pub struct Running {
@@ -49,7 +36,6 @@ pub struct Running {
     /// Readable once the main process has exited.
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
-    children_before: HashSet<i32>,
 }
 
 fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ {
@@ -61,15 +47,13 @@ fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ 
 #[derive(Debug)]
 pub struct Supervisor(());
 
-/// Makes this process a child subreaper (so a contestant's daemonised
-/// descendants are re-parented here and can still be found and killed) and
-/// not dumpable (so a contestant of the same, non-root user cannot read the
-/// evaluator's memory, environment or descriptors through /proc). Call it
-/// once, before the first game; it lasts for the process's life.
+/// Makes this process not dumpable (so a contestant of the same, non-root
+/// user cannot read the evaluator's memory, environment or descriptors
+/// through /proc). Call it once, before the first game; it lasts for the
+/// process's life. (No child subreaper: a run's orphans stay in its PID
+/// namespace, and one that outlives its relay must go to init, which reaps
+/// it.)
 pub fn become_supervisor() -> std::io::Result<Supervisor> {
-    // Any non-zero value turns the attribute on.
-    rustix::process::set_child_subreaper(Pid::from_raw(1))
-        .map_err(context("prctl(PR_SET_CHILD_SUBREAPER)"))?;
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
         .map_err(context("prctl(PR_SET_DUMPABLE)"))?;
     Ok(Supervisor(()))
@@ -163,18 +147,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
             Ok(())
         });
     }
-    let mut registry = active();
-    // A sandboxed run never leaves processes to this one (its orphans go
-    // to the sandbox's own init): no table of children is needed.
-    let children_before = match launch.is_sandboxed() {
-        true => HashSet::new(),
-        false => children_of(std::process::id() as i32),
-    };
     let mut child = launch.command.spawn()?;
-    registry
-        .get_or_insert_with(HashSet::new)
-        .insert(child.id() as i32);
-    drop(registry);
     drop(stub);
     let drains = [
         child.stdout.take().map(drain),
@@ -191,7 +164,6 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
         channel: manager,
         pidfd,
         drains,
-        children_before,
     })
 }
 
@@ -275,17 +247,22 @@ impl Running {
         }
         let status: Option<ExitStatus> = self.child.try_wait().ok().flatten();
         self.launch.kill();
-        if self.launch.is_sandboxed() {
-            // The sandbox's pid namespace ends with bubblewrap, its cgroup
-            // holds the rest: no scan of /proc.
-            if let Some(group) = Pid::from_raw(self.pid()) {
-                let _ = rustix::process::kill_process_group(group, Signal::KILL);
+        if status.is_none() {
+            // The spawned process is not reaped yet: its pid is still its.
+            if let Some(pid) = Pid::from_raw(self.pid()) {
+                match self.launch.is_sandboxed() {
+                    // The sandbox's pid namespace ends with bubblewrap, its
+                    // cgroup holds the rest.
+                    true => {
+                        let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+                    }
+                    // The relay kills its namespace's pid 1 and ends once
+                    // the namespace is empty (see `pid_namespace`).
+                    false => {
+                        let _ = rustix::process::kill_process(pid, Signal::TERM);
+                    }
+                }
             }
-        } else {
-            kill_tree(self.pid(), &self.children_before);
-        }
-        if let Some(set) = active().as_mut() {
-            set.remove(&self.pid());
         }
         if status.is_none() {
             let _ = self.child.wait();
@@ -299,113 +276,4 @@ impl Running {
         let outcome = status.map(|s| self.launch.outcome(s, &stderr));
         (outcome, stdout, stderr)
     }
-}
-
-/// Kills the process group `root` and every process descended from it,
-/// including those re-parented to this (subreaper) process since
-/// `children_before` was taken; repeats until none is left.
-fn kill_tree(root: i32, children_before: &HashSet<i32>) {
-    let me = std::process::id() as i32;
-    for _ in 0..200 {
-        let registry = active();
-        // A process of another running game: its main process, or one in
-        // that game's session (re-parented here when its parent exited).
-        let other_game = |p: &ProcessInfo| {
-            let active = |id: i32| id != root && registry.as_ref().is_some_and(|s| s.contains(&id));
-            active(p.pid) || active(p.session)
-        };
-        // Failure (the group is already gone) is harmless.
-        if let Some(group) = Pid::from_raw(root) {
-            let _ = rustix::process::kill_process_group(group, Signal::KILL);
-        }
-        let table = process_table();
-        let mut victims: Vec<i32> = Vec::new();
-        let mut frontier: Vec<i32> = vec![root];
-        frontier.extend(
-            table
-                .iter()
-                .filter(|p| {
-                    p.ppid == me
-                        && p.pid != root
-                        && !children_before.contains(&p.pid)
-                        && !other_game(p)
-                })
-                .map(|p| p.pid),
-        );
-        while let Some(pid) = frontier.pop() {
-            if pid != root || table.iter().any(|p| p.pid == root) {
-                victims.push(pid);
-            }
-            frontier.extend(table.iter().filter(|p| p.ppid == pid).map(|p| p.pid));
-        }
-        let alive: Vec<i32> = victims
-            .iter()
-            .copied()
-            .filter(|pid| table.iter().any(|p| p.pid == *pid && !p.zombie))
-            .collect();
-        for pid in victims.iter().filter_map(|&pid| Pid::from_raw(pid)) {
-            // Failure (already gone) is harmless.
-            let _ = rustix::process::kill_process(pid, Signal::KILL);
-        }
-        // Reap zombies re-parented to us (never `root`: Child::wait owns it).
-        for p in &table {
-            if p.ppid == me
-                && p.zombie
-                && p.pid != root
-                && !children_before.contains(&p.pid)
-                && !other_game(p)
-            {
-                if let Some(pid) = Pid::from_raw(p.pid) {
-                    let _ = rustix::process::waitpid(Some(pid), WaitOptions::NOHANG);
-                }
-            }
-        }
-        drop(registry);
-        if alive.is_empty() && victims.iter().all(|&v| v == root) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
-struct ProcessInfo {
-    pid: i32,
-    ppid: i32,
-    /// Session id: a contestant's processes share its main process's pid
-    /// unless they started a session of their own.
-    session: i32,
-    zombie: bool,
-}
-
-fn process_table() -> Vec<ProcessInfo> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|entry| {
-        let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // Fields after the command name, which is in parentheses and may
-        // itself contain spaces: state, ppid, ...
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let mut fields = rest.split(' ');
-        let state = fields.next()?;
-        let ppid = fields.next()?.parse().ok()?;
-        let _process_group = fields.next()?;
-        let session = fields.next()?.parse().ok()?;
-        Some(ProcessInfo {
-            pid,
-            ppid,
-            session,
-            zombie: state == "Z" || state == "X",
-        })
-    })
-    .collect()
-}
-
-fn children_of(pid: i32) -> HashSet<i32> {
-    process_table()
-        .into_iter()
-        .filter(|p| p.ppid == pid)
-        .map(|p| p.pid)
-        .collect()
 }
