@@ -67,15 +67,22 @@ impl Launcher {
     /// The launcher `mode` asks for: `Ok((launcher, warning))`, the warning
     /// set when `Auto` fell back to plain processes or when the sandbox runs
     /// without a cgroup (rlimits stand in: the warning says why); an error
-    /// message when `On` cannot be had, or when `POKER_SANDBOX_CGROUP` names
-    /// a cgroup that cannot be used (with `On` or `Auto`).
+    /// message when `On` cannot be had, when `Off` (or `Auto`'s fallback)
+    /// cannot have the PID namespace every unconfined program runs in, or
+    /// when `POKER_SANDBOX_CGROUP` names a cgroup that cannot be used (with
+    /// `On` or `Auto`).
     pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
         let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
             uid_range: sandbox::DEFAULT_UID_RANGE,
             facts,
         };
+        let unconfined = || {
+            super::pid_namespace::PidNamespace::new()
+                .map_err(|e| format!("contestants cannot run unconfined: {e}"))
+        };
         if mode == SandboxMode::Off {
+            unconfined()?;
             return Ok((Launcher::Plain, None));
         }
         let no_cgroup = sandbox::cgroup_fallback()
@@ -91,10 +98,13 @@ impl Launcher {
             (SandboxMode::On, Err(why)) => Err(format!(
                 "the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined"
             )),
-            (_, Err(why)) => Ok((
-                Launcher::Plain,
-                Some(format!("no sandbox: contestants run unconfined ({why})")),
-            )),
+            (_, Err(why)) => {
+                unconfined().map_err(|e| format!("the sandbox cannot run: {why}; and {e}"))?;
+                Ok((
+                    Launcher::Plain,
+                    Some(format!("no sandbox: contestants run unconfined ({why})")),
+                ))
+            }
         }
     }
 
