@@ -17,10 +17,13 @@
 
 use super::manager::{self, Ending, Link};
 use super::process::{self, Running};
-use super::{EXIT_GRACE, GameResult, Launcher, Program, RunConfig, conclude, play, play_launched};
+use super::{
+    EXIT_GRACE, GameResult, Launcher, Program, RunConfig, conclude, launch_with_channel, play,
+    play_launched,
+};
 use crate::contest::{ContestDeck, Game};
 use crate::protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
-use crate::protocol::{CHANNEL_ENV, Received, Transport};
+use crate::protocol::{Received, Transport};
 use crate::sandbox::{Ending as ProgramEnding, GameCgroup, Limits, Outcome, Usage};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, PidfdFlags, Resource, Rlimit, Signal};
@@ -132,32 +135,12 @@ fn server_limits(limits: &Limits) -> Limits {
 /// does is deck `number`'s game, played and judged as a fresh process.
 fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfig) -> Started {
     let start = Instant::now();
-    let not_started = |e: std::io::Error| {
-        Started::Played(GameResult::not_run(
-            number,
-            format!("cannot start {}: {e}", program.path.display()),
-        ))
-    };
-    let mut program = program.clone();
-    program
-        .env
-        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
-    program
-        .env
-        .push((PROTOCOL_ENV.into(), FORK_SERVER_VERSION.to_string().into()));
-    let launch = match config
-        .launcher
-        .prepare(&program, &server_limits(&config.limits))
-    {
-        Ok(launch) => launch,
+    let not_started = |e| Started::Played(super::not_started(program, number, e));
+    let protocol = (PROTOCOL_ENV.into(), FORK_SERVER_VERSION.to_string().into());
+    let limits = server_limits(&config.limits);
+    let (running, channel) = match launch_with_channel(program, &[protocol], &limits, config) {
+        Ok(launched) => launched,
         Err(e) => return not_started(e),
-    };
-    let mut running = match process::spawn(launch, true) {
-        Ok(running) => running,
-        Err(e) => return not_started(e),
-    };
-    let Some(channel) = running.take_channel() else {
-        return not_started(std::io::Error::other("no channel"));
     };
     let deadline = start + config.limits.wall;
     let mut watched = vec![channel.as_fd()];

@@ -60,35 +60,48 @@ pub fn play(
     config: &RunConfig,
 ) -> GameResult {
     let start = Instant::now();
-    let not_started = |e: std::io::Error| {
-        GameResult::not_run(
-            number,
-            format!("cannot start {}: {e}", program.path.display()),
-        )
-    };
-    let mut program = program.clone();
-    program
-        .env
-        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
-    let launch = match config.launcher.prepare(&program, &config.limits) {
-        Ok(launch) => launch,
-        Err(e) => return not_started(e),
-    };
-    let mut running = match process::spawn(launch, true) {
-        Ok(running) => running,
-        Err(e) => return not_started(e),
-    };
-    let channel = match running.take_channel().map(Transport::socket) {
-        Some(Ok(channel)) => channel,
-        Some(Err(e)) => return not_started(e),
-        None => return not_started(std::io::Error::other("no channel")),
+    let launched = launch_with_channel(program, &[], &config.limits, config)
+        .and_then(|(running, channel)| Ok((running, Transport::socket(channel)?)));
+    let (running, channel) = match launched {
+        Ok(launched) => launched,
+        Err(e) => return not_started(program, number, e),
     };
     let mut result = play_launched(running, channel, None, start, deck, number, config);
-    let hint = library_hint(&result, &program, config);
+    let hint = library_hint(&result, program, config);
     if let Some(reason) = result.reason.as_mut() {
         reason.push_str(&hint);
     }
     result
+}
+
+/// Starts `program` under `limits` with the evaluator's channel announced
+/// in its environment (and `env` besides): the running program and the
+/// evaluator's end of the channel.
+pub(crate) fn launch_with_channel(
+    program: &Program,
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    limits: &crate::sandbox::Limits,
+    config: &RunConfig,
+) -> std::io::Result<(process::Running, std::os::fd::OwnedFd)> {
+    let mut program = program.clone();
+    program
+        .env
+        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
+    program.env.extend_from_slice(env);
+    let launch = config.launcher.prepare(&program, limits)?;
+    let mut running = process::spawn(launch, true)?;
+    let channel = running
+        .take_channel()
+        .ok_or_else(|| std::io::Error::other("no channel"))?;
+    Ok((running, channel))
+}
+
+/// Deck `number`'s result when `program` could not be started (`e`).
+pub(crate) fn not_started(program: &Program, number: usize, e: std::io::Error) -> GameResult {
+    GameResult::not_run(
+        number,
+        format!("cannot start {}: {e}", program.path.display()),
+    )
 }
 
 /// Plays one game with a program already started (`running`, its channel
