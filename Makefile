@@ -16,7 +16,8 @@ CARGO ?= cargo
 BUILD_DIR ?= target/release
 BIN ?= $(BUILD_DIR)/poker
 INSTALL ?= install
-VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# The workspace's version ([workspace.package] in the root Cargo.toml).
+VERSION := $(shell sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 DEST = $(DESTDIR)$(PREFIX)
 

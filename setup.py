@@ -69,16 +69,17 @@ setup(
     packages=[],
     py_modules=[],
     rust_extensions=[
-        # The crate types of Cargo.toml's [lib]: cargo then reuses the
-        # library `cargo build --release` built instead of building a
-        # cdylib-only one.
+        # The crate types of crates/libpoker/Cargo.toml's [lib]: cargo then
+        # reuses the library `cargo build --release` built instead of
+        # building a cdylib-only one.
         RustExtension(
             "libpoker.libpoker",
+            path="crates/libpoker/Cargo.toml",
             binding=Binding.NoBinding,
             args=["--crate-type", "cdylib,staticlib,rlib"],
             strip=Strip.All,
         ),
-        RustBin("poker", strip=Strip.All),
+        RustBin("poker", path="crates/poker-cli/Cargo.toml", strip=Strip.All),
     ],
     cmdclass={
         "build_ext": build_ext_with_package,

@@ -6,14 +6,14 @@
 //! and panics when a property fails. No libfuzzer here, only libpoker.
 #![allow(dead_code)]
 
-use poker::camicia::{self, Player, Simulator, notation, parse_deck_bytes, penalties};
-use poker::cards::{Card, parse_cards};
-use poker::contest::{ContestDeck, Game, Progress, card_code};
-use poker::evaluator::decks::parse_deck_file;
 use poker::ffi::game::*;
-use poker::freecell::{self, Deal, DealNumber, Layout, Tens, parse_board};
-use poker::optimum::deck_optimum;
-use poker::protocol::{Breach, LineAssembler, MAX_LINE, Reply, Request};
+use poker_core::camicia::{self, Player, Simulator, notation, parse_deck_bytes, penalties};
+use poker_core::cards::{Card, parse_cards};
+use poker_core::contest::{ContestDeck, Game, Progress, card_code};
+use poker_core::freecell::{self, Deal, DealNumber, Layout, Tens, parse_board};
+use poker_core::optimum::deck_optimum;
+use poker_judge::evaluator::decks::parse_deck_file;
+use poker_protocol::{Breach, LineAssembler, MAX_LINE, Reply, Request};
 use std::ffi::{CString, c_char, c_int};
 
 /// The codes `poker_game_new_text` may give for a text that is not a
@@ -108,7 +108,7 @@ pub fn deck_file(data: &[u8]) {
     match parse_deck_file(text) {
         Ok(decks) => {
             assert!(!decks.is_empty());
-            let written = poker::evaluator::decks::deck_file(7, &decks);
+            let written = poker_judge::evaluator::decks::deck_file(7, &decks);
             assert_eq!(parse_deck_file(&written).as_ref(), Ok(&decks));
             let crlf: String = decks.iter().map(|d| format!("{d}\r\n")).collect();
             assert_eq!(parse_deck_file(&crlf).as_ref(), Ok(&decks));
@@ -495,10 +495,12 @@ pub fn game_api(data: &[u8]) {
             // SAFETY: 24 readable ints each.
             let game = unsafe { poker_game_new_deck(values.as_ptr(), colors.as_ptr()) };
             let entries = values.iter().zip(colors).map(|(&v, &c)| {
-                poker::contest::card_from_code(v, c).ok_or(poker::cards::CardError::WrongCount {
-                    expected: 0,
-                    found: 0,
-                })
+                poker_core::contest::card_from_code(v, c).ok_or(
+                    poker_core::cards::CardError::WrongCount {
+                        expected: 0,
+                        found: 0,
+                    },
+                )
             });
             match ContestDeck::from_entries(entries) {
                 Ok(deck) => (game, deck),
@@ -714,8 +716,8 @@ pub fn game_api(data: &[u8]) {
 /// engine, on both of its paths, in one batch and deal by deal, gives the
 /// fast engine's outcome for every deal.
 pub fn camicia_deals(data: &[u8]) {
-    use poker::camicia::search::Engine;
-    use poker::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator};
+    use poker_core::camicia::search::Engine;
+    use poker_core::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator};
     let mut deals = Vec::new();
     for chunk in data.chunks_exact(17).take(64) {
         let index = u128::from_le_bytes(chunk[..16].try_into().unwrap()) % DEAL_COUNT;
@@ -772,7 +774,7 @@ impl Bytes<'_> {
 /// accepted again with the same deck, and the deck-file writer's file
 /// parses back to it; a spoiled line is refused with a reason.
 pub fn input_validator(data: &[u8]) {
-    use poker::judge::{MAX_INPUT, test_input, validate_input};
+    use poker_judge::judge::{MAX_INPUT, test_input, validate_input};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -836,7 +838,7 @@ pub fn input_validator(data: &[u8]) {
             let written = test_input(deck);
             assert_eq!(written.as_bytes(), &input[..]);
             assert_eq!(validate_input(written.as_bytes()), Ok(*deck));
-            let file = poker::evaluator::decks::deck_file(7, &[*deck]);
+            let file = poker_judge::evaluator::decks::deck_file(7, &[*deck]);
             assert_eq!(parse_deck_file(&file), Ok(vec![*deck]));
         }
         (Err(reason), None) => assert!(!reason.is_empty()),
@@ -879,8 +881,8 @@ fn check_reply(reply: &str) -> Reply {
 /// `L` answered with that card's code; any break is rejected, a rule break
 /// with the number of the card it happened at.
 pub fn interactor(data: &[u8]) {
-    use poker::contest::Board;
-    use poker::judge::{Verdict, interact};
+    use poker_core::contest::Board;
+    use poker_judge::judge::{Verdict, interact};
     if data.len() < 9 {
         return;
     }

@@ -321,12 +321,12 @@ extern "C" {
 /*
  Minor version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_VERSION_MINOR 2
+#define POKER_VERSION_MINOR 3
 
 /*
  Patch version of the libpoker this header belongs to (Cargo.toml).
  */
-#define POKER_VERSION_PATCH 1
+#define POKER_VERSION_PATCH 0
 
 /*
  One game of the contest, created by `poker_game_new` or

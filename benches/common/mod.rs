@@ -20,7 +20,7 @@ pub fn thread_cpu_time() -> Duration {
 /// kept for the process.
 #[allow(dead_code)] // not every benchmark has a C reference
 pub fn plain_c_function(source: &str, symbol: &std::ffi::CStr) -> *mut libc::c_void {
-    let src = format!("{}/benches/{source}", env!("CARGO_MANIFEST_DIR"));
+    let src = format!("{}/../../benches/{source}", env!("CARGO_MANIFEST_DIR"));
     // (Examples share this file, and Cargo gives only benchmarks a folder.)
     let dir = option_env!("CARGO_TARGET_TMPDIR").map_or_else(std::env::temp_dir, Into::into);
     let lib = format!("{}/{source}.so", dir.display());

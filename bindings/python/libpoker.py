@@ -39,7 +39,7 @@ __all__ = [
     "camicia_simulate",
 ]
 
-# Codes from poker.h, one table for the whole library (tests/binding_codes.rs
+# Codes from poker.h, one table for the whole library (crates/libpoker/tests/c_api/binding_codes.rs
 # checks both ways that they match the header): POKER_OK is OK here,
 # POKER_ERR_NULL is ERR_NULL, and so on.
 OK = 0

@@ -1,5 +1,7 @@
 //! Helpers for integration tests that build and run real C programs against
-//! the freshly built libpoker.
+//! the freshly built libpoker, shared by the test binaries of every crate
+//! (each includes this file as its `common` module). The test data they
+//! read stays here, under the repository's tests/.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -19,9 +21,25 @@ pub fn lib_dir() -> PathBuf {
     dir
 }
 
-/// The repository's root.
+/// The repository's root (the workspace's; every crate is crates/NAME).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/NAME is two folders below the root")
+        .to_path_buf()
+}
+
+/// The `poker` command the tests of poker-cli run, in the repository's root
+/// (where the paths the tests give, such as `c_examples/greedy.c`, lie).
+/// (Only poker-cli's tests have the command: elsewhere this panics.)
+pub fn poker() -> Command {
+    let Some(exe) = option_env!("CARGO_BIN_EXE_poker") else {
+        panic!("only poker-cli's tests run the `poker` command");
+    };
+    let mut command = Command::new(exe);
+    command.current_dir(root());
+    command
 }
 
 /// A scratch folder for this test binary's outputs.

@@ -24,21 +24,22 @@ fi
 grep -qw memory $root/cgroup.controllers && grep -qw pids $root/cgroup.controllers \
     || no "the root cgroup offers no memory and pids controllers"
 
-# The limit tests of tests/sandbox.rs (not the attack suite: a game takes
+# The limit tests of crates/poker-judge/tests/judge_tests/sandbox.rs (not
+# the attack suite: a game takes
 # seconds under emulation).
 stamp "sandbox limit tests"
 "$sandbox_test" --test-threads=1 --exact \
-    the_cgroup_version_is_the_one_the_machine_offers \
-    limits_are_enforced_by_a_cgroup_here \
-    memory_past_the_limit_is_oom_killed \
-    fork_stops_at_the_process_limit_with_eagain \
-    busy_loop_dies_of_sigxcpu_at_the_cpu_limit \
-    dropping_the_jail_kills_the_game_and_removes_its_cgroup \
+    sandbox::the_cgroup_version_is_the_one_the_machine_offers \
+    sandbox::limits_are_enforced_by_a_cgroup_here \
+    sandbox::memory_past_the_limit_is_oom_killed \
+    sandbox::fork_stops_at_the_process_limit_with_eagain \
+    sandbox::busy_loop_dies_of_sigxcpu_at_the_cpu_limit \
+    sandbox::dropping_the_jail_kills_the_game_and_removes_its_cgroup \
     > "$out/sandbox-tests.txt" 2>&1
 if grep -q "^test result: ok. 6 passed" "$out/sandbox-tests.txt"; then
-    pass "the 6 limit tests of tests/sandbox.rs"
+    pass "the 6 limit tests of crates/poker-judge/tests/judge_tests/sandbox.rs"
 else
-    cat "$out/sandbox-tests.txt"; no "the limit tests of tests/sandbox.rs"
+    cat "$out/sandbox-tests.txt"; no "the limit tests of crates/poker-judge/tests/judge_tests/sandbox.rs"
 fi
 
 # poker eval with the automatic cgroup (<root>/poker-sandbox).

@@ -89,8 +89,8 @@ qemu-system-x86_64 --version | grep -q "version 7.2" || fail "the unpacked QEMU 
 [ -x "$cache/root/bin/busybox" ] || fail "no static busybox in $cache/root/bin"
 
 # --- The programs the guest runs, built here --------------------------------
-sandbox_test=$(cargo test --release --test sandbox --no-run 2>&1 \
-    | sed -n 's/.*Executable tests\/sandbox.rs (\(.*\))$/\1/p' | tail -1)
+sandbox_test=$(cargo test --release -p poker-judge --test judge_tests --no-run 2>&1 \
+    | sed -n 's/.*Executable tests\/judge_tests\/main.rs (\(.*\))$/\1/p' | tail -1)
 [ -n "$sandbox_test" ] && [ -x "$sandbox_test" ] || fail "cannot build the sandbox tests"
 sandbox_test=$(readlink -f "$sandbox_test")
 out=$cache/out

@@ -1,0 +1,15 @@
+//! The integration tests of libpoker: the C API, from Rust and from C programs linked against the fresh library.
+//! One test binary with a module per subject, so a change links once.
+
+mod binding_codes;
+mod camicia_ffi;
+#[path = "../../../../tests/common/mod.rs"]
+mod common;
+mod contest_module;
+mod freecell_c;
+mod freecell_vectors;
+mod game_api;
+mod header;
+mod last_error;
+mod optimum;
+mod sanitizers;

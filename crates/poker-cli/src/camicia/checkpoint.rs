@@ -1,0 +1,227 @@
+//! Running a range search as a work unit: resuming from a checkpoint,
+//! saving one every `--checkpoint-every` seconds and on SIGTERM (what Slurm
+//! sends a preempted or timed-out job) or SIGINT, and writing the result
+//! file.
+
+use super::unit::{CHECKPOINT_FORMAT, Timing, UnitFile};
+use anyhow::{Context, bail};
+use poker_core::camicia::search::{BLOCK, Partial, Report, Search, Shard, Work};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What a unit is: its indices, where it was cut from, and its files.
+pub struct Unit {
+    /// The indices it covers, `start..end`.
+    pub range: (u128, u128),
+    /// `--shard I/N` and the range it slices.
+    pub shard: Option<(Shard, u128, u128)>,
+    /// `--checkpoint FILE`.
+    pub checkpoint: Option<PathBuf>,
+    /// Save at least this often.
+    pub every: Duration,
+    /// `--output FILE`.
+    pub output: Option<PathBuf>,
+}
+
+/// How a unit's run ended.
+pub enum Ending {
+    /// Every deal simulated.
+    Done(Report),
+    /// Stopped by this signal after saving a checkpoint at this index.
+    Stopped { signal: i32, next: u128 },
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// CPU seconds of this process so far.
+pub fn cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+impl Unit {
+    fn record(&self, report: &Report, next: Option<u128>, timing: Timing) -> UnitFile {
+        UnitFile::new(report, self.range, next, self.shard, timing)
+    }
+
+    /// The checkpoint's progress, if it exists; an error if it is for
+    /// another unit or damaged.
+    fn resume(&self, search: &Search) -> anyhow::Result<Option<(Partial, Timing)>> {
+        let Some(path) = &self.checkpoint else {
+            return Ok(None);
+        };
+        if !path.exists() {
+            return Ok(None);
+        }
+        let file = UnitFile::read(path)?;
+        let context = || format!("checkpoint {}", path.display());
+        if file.format != CHECKPOINT_FORMAT {
+            bail!(
+                "{} is a finished unit's result, not a checkpoint",
+                path.display()
+            );
+        }
+        let fresh = self.record(
+            &Report::new(search.top),
+            Some(self.range.0),
+            Timing::default(),
+        );
+        if (file.range().with_context(context)?, &file.shard, file.top)
+            != (self.range, &fresh.shard, search.top)
+        {
+            bail!(
+                "checkpoint {} is for another unit ({}..{}, top {}): remove it or give its arguments",
+                path.display(),
+                file.start,
+                file.end,
+                file.top
+            );
+        }
+        let report = file.report().with_context(context)?;
+        let done = report.deals;
+        let blocks = done / BLOCK;
+        if done % BLOCK != 0 && u128::from(done) != self.range.1 - self.range.0 {
+            bail!(
+                "checkpoint {}: {done} deals is not a whole number of blocks",
+                path.display()
+            );
+        }
+        let blocks = if done % BLOCK == 0 {
+            blocks
+        } else {
+            search.work.blocks()
+        };
+        Ok(Some((
+            Partial { blocks, report },
+            file.timing.unwrap_or_default(),
+        )))
+    }
+
+    /// Runs `search` (over `self.range`) as this unit: resumes from the
+    /// checkpoint if there is one, saves checkpoints, and on completion
+    /// writes the result file and removes the checkpoint. `run` is the
+    /// search itself, handed the starting point and the per-batch hook.
+    pub fn run(
+        &self,
+        search: &Search,
+        run: impl FnOnce(
+            Partial,
+            &mut dyn FnMut(&Partial) -> ControlFlow<()>,
+        ) -> anyhow::Result<Partial>,
+    ) -> anyhow::Result<Ending> {
+        debug_assert_eq!(
+            search.work,
+            Work::Range {
+                start: self.range.0,
+                end: self.range.1
+            }
+        );
+        let (from, before) = match self.resume(search)? {
+            Some((partial, timing)) => {
+                eprintln!(
+                    "poker: resuming from checkpoint {} at index {} of {}..{}",
+                    self.checkpoint
+                        .as_deref()
+                        .map_or("", |p| p.to_str().unwrap_or("")),
+                    self.range.0 + u128::from(partial.report.deals),
+                    self.range.0,
+                    self.range.1
+                );
+                (partial, timing)
+            }
+            None => (
+                Partial {
+                    blocks: 0,
+                    report: Report::new(search.top),
+                },
+                Timing {
+                    started: unix_now(),
+                    ..Timing::default()
+                },
+            ),
+        };
+        let signal = Arc::new(AtomicUsize::new(0));
+        if self.checkpoint.is_some() {
+            for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+                signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
+                    .context("cannot handle SIGTERM")?;
+            }
+        }
+        let (wall, cpu) = (Instant::now(), cpu_seconds());
+        let timing = |written: bool| Timing {
+            seconds: before.seconds + wall.elapsed().as_secs_f64(),
+            cpu_seconds: before.cpu_seconds + (cpu_seconds() - cpu),
+            started: before.started,
+            written: if written { unix_now() } else { 0 },
+        };
+        let mut last_save = Instant::now();
+        let mut failure = None;
+        let mut stopped = None;
+        let mut hook = |p: &Partial| -> ControlFlow<()> {
+            let Some(path) = &self.checkpoint else {
+                return ControlFlow::Continue(());
+            };
+            let caught = signal.load(Ordering::Relaxed);
+            if caught == 0 && last_save.elapsed() < self.every {
+                return ControlFlow::Continue(());
+            }
+            let next = self.range.0 + u128::from(p.report.deals);
+            if let Err(e) = self.record(&p.report, Some(next), timing(true)).write(path) {
+                failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            last_save = Instant::now();
+            if caught != 0 {
+                stopped = Some((caught as i32, next));
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        };
+        let done = run(from, &mut hook)?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if let Some((signal, next)) = stopped {
+            if done.blocks < search.work.blocks() {
+                return Ok(Ending::Stopped { signal, next });
+            }
+        }
+        if let Some(path) = &self.output {
+            self.record(&done.report, None, timing(true)).write(path)?;
+        }
+        if let Some(path) = &self.checkpoint {
+            remove_if_there(path)?;
+        }
+        Ok(Ending::Done(done.report))
+    }
+
+    /// The result file already written for this unit, if `--output` holds
+    /// one (a unit requeued after it finished has nothing left to do).
+    pub fn finished(&self, top: usize) -> Option<UnitFile> {
+        let file = UnitFile::read(self.output.as_deref()?).ok()?;
+        let fresh = self.record(&Report::new(top), None, Timing::default());
+        (file.format == fresh.format
+            && file.start == fresh.start
+            && file.end == fresh.end
+            && file.shard == fresh.shard
+            && file.top == top
+            && file.report().is_ok())
+        .then_some(file)
+    }
+}
+
+fn remove_if_there(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,541 @@
+//! `poker camicia merge`: work units' result files combined after checking
+//! them: coverage of the range (gaps and overlaps named), each file's own
+//! consistency, and every claimed best game and loop re-simulated from its
+//! index with the fast engine (and each loop's cycle extracted again).
+
+use super::parse_range;
+use super::unit::{CycleRecord, GameRecord, UNIT_FORMAT, UnitFile};
+use anyhow::{Context, bail};
+use poker_core::camicia::cycle::Cycle;
+use poker_core::camicia::search::{Game, LENGTH_BIN, Report};
+use poker_core::camicia::{Card, Simulator, reference};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `poker camicia merge`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Result files of `poker camicia search --output` (any order).
+    #[arg(required = true, value_name = "RESULT")]
+    results: Vec<PathBuf>,
+    /// The range the units must cover, each index exactly once, END
+    /// exclusive (default: the range their --shard was cut from, else
+    /// from the lowest to the highest index covered).
+    #[arg(long, value_name = "START..END")]
+    range: Option<String>,
+    /// How many of the longest games to keep (default and most: the
+    /// smallest --top of the units).
+    #[arg(long, value_name = "K")]
+    top: Option<usize>,
+    /// Print the merged result as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Also write an HTML page to FILE: the game-length histogram (log
+    /// scale) and the longest game's plot.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+/// A unit file read and checked on its own.
+struct Checked {
+    path: PathBuf,
+    start: u128,
+    end: u128,
+    file: UnitFile,
+    report: Report,
+}
+
+/// One cycle seen and the deals that reach it.
+#[derive(Serialize, Clone)]
+pub struct CycleCount {
+    pub id: String,
+    pub mirror_id: String,
+    pub tricks: u64,
+    pub cards: u64,
+    /// How many deals of the range loop into it.
+    pub deals: u64,
+    /// Their indices (decimal strings), lowest first.
+    pub indices: Vec<String>,
+}
+
+/// How many distinct cycles, and what can be said about the unseen ones.
+#[derive(Serialize)]
+pub struct CycleStats {
+    /// Distinct cycles seen.
+    pub distinct: usize,
+    /// Cycles reached by exactly one deal.
+    pub singletons: usize,
+    /// Cycles reached by exactly two deals.
+    pub doubletons: usize,
+    /// Chao1 = distinct + singletons^2 / (2 doubletons), only when both
+    /// exist.
+    pub chao1: Option<f64>,
+    /// With no loop among `deals` deals: the rule of three's 95% upper
+    /// bound on the loop rate, 3 / deals.
+    pub loop_rate_upper_95: Option<f64>,
+    /// Loops per deal seen.
+    pub loop_rate: f64,
+}
+
+/// The merged result.
+#[derive(Serialize)]
+pub struct Merged {
+    pub format: &'static str,
+    pub start: String,
+    pub end: String,
+    pub units: usize,
+    pub engines: Vec<String>,
+    pub versions: Vec<String>,
+    pub top: usize,
+    pub counts: super::unit::Counts,
+    pub checksum: String,
+    pub lengths: super::unit::Lengths,
+    pub best: Vec<GameRecord>,
+    pub loops: Vec<GameRecord>,
+    pub cycles: Vec<CycleCount>,
+    pub cycle_stats: CycleStats,
+    /// Games re-simulated.
+    pub verified_games: usize,
+    /// Wall seconds the merge took (not part of the result).
+    pub seconds: f64,
+}
+
+/// Runs `poker camicia merge`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let declared = args.range.as_deref().map(parse_range).transpose()?;
+    let mut problems = Vec::new();
+    let mut units = Vec::new();
+    for path in &args.results {
+        match check_file(path) {
+            Ok(unit) => units.push(unit),
+            Err(e) => problems.push(format!("{e:#}")),
+        }
+    }
+    let range = declared.or_else(|| shard_range(&units)).or_else(|| {
+        let start = units.iter().map(|u| u.start).min()?;
+        Some((start, units.iter().map(|u| u.end).max()?))
+    });
+    if let Some(range) = range {
+        problems.extend(coverage(&units, range));
+    }
+    let mut verified = 0;
+    let mut sim = Simulator::new();
+    for unit in &units {
+        for (record, game) in unit
+            .file
+            .best
+            .iter()
+            .zip(&unit.report.best)
+            .chain(unit.file.loops.iter().zip(&unit.report.loops))
+        {
+            verified += 1;
+            if let Err(e) = verify(&mut sim, record, game) {
+                problems.push(format!("{}: {e}", unit.path.display()));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        bail!(
+            "the units do not merge ({} problem(s)):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        );
+    }
+    let Some((start, end)) = range else {
+        bail!("no result files");
+    };
+    let top = units.iter().map(|u| u.file.top).min().unwrap_or(0);
+    let top = match args.top {
+        Some(k) if k > top => bail!("--top {k}: the units kept only their {top} best games"),
+        Some(k) => k,
+        None => top,
+    };
+    let mut report = Report::new(top);
+    let mut engines = Vec::new();
+    let mut versions = Vec::new();
+    for unit in units.iter() {
+        let mut r = unit.report.clone();
+        r.top = top;
+        r.best.truncate(top);
+        report.merge(r);
+        engines.push(unit.file.engine.clone());
+        versions.push(unit.file.version.clone());
+    }
+    for list in [&mut engines, &mut versions] {
+        list.sort();
+        list.dedup();
+    }
+    // Indices were checked on reading; the coverage check made them unique.
+    let mut loops: Vec<GameRecord> = units
+        .iter()
+        .flat_map(|u| u.file.loops.iter().cloned())
+        .collect();
+    loops.sort_by_key(|g| g.index.parse::<u128>().unwrap_or(0));
+    let cycles = cycle_counts(&loops);
+    let deals = report.deals;
+    let merged = Merged {
+        format: "poker-camicia-merge/1",
+        start: start.to_string(),
+        end: end.to_string(),
+        units: units.len(),
+        engines,
+        versions,
+        top,
+        counts: super::unit::Counts {
+            deals,
+            finished: deals - report.loops.len() as u64,
+            loops: report.loops.len() as u64,
+        },
+        checksum: format!("{:016x}", report.checksum),
+        lengths: super::unit::Lengths {
+            bin_cards: LENGTH_BIN,
+            counts: report.lengths.clone(),
+        },
+        best: report.best.iter().map(|g| record_of(&units, g)).collect(),
+        cycle_stats: cycle_stats(&cycles, deals, loops.len() as u64),
+        loops,
+        cycles,
+        verified_games: verified,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if let Some(path) = &args.html {
+        let page = crate::render::camicia_merge_page(&merged, longest_trace(&report).as_ref())?;
+        std::fs::write(path, page).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&merged)?);
+    } else {
+        print!("{}", text(&merged));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The record written for `game` by the unit holding it.
+fn record_of(units: &[Checked], game: &Game) -> GameRecord {
+    units
+        .iter()
+        .flat_map(|u| u.file.best.iter().zip(&u.report.best))
+        .find(|(_, g)| g.index == game.index)
+        .map_or_else(|| GameRecord::of(game), |(r, _)| r.clone())
+}
+
+/// Reads one unit file and checks it on its own.
+fn check_file(path: &std::path::Path) -> anyhow::Result<Checked> {
+    let file = UnitFile::read(path)?;
+    if file.format != UNIT_FORMAT {
+        bail!(
+            "{} is a checkpoint: its unit has not finished",
+            path.display()
+        );
+    }
+    let (start, end) = file.range().with_context(|| path.display().to_string())?;
+    if let Some(s) = &file.shard {
+        let from = super::unit::index_field("shard.start", &s.start)?;
+        let to = super::unit::index_field("shard.end", &s.end)?;
+        let want = poker_core::camicia::search::Shard {
+            index: s.index,
+            count: s.count,
+        }
+        .slice(from, to);
+        if s.index >= s.count || want != (start, end) {
+            bail!(
+                "{}: claims shard {}/{} of {from}..{to}, which is {}..{}, but covers {start}..{end}",
+                path.display(),
+                s.index,
+                s.count,
+                want.0,
+                want.1
+            );
+        }
+    }
+    let report = file.report().with_context(|| path.display().to_string())?;
+    Ok(Checked {
+        path: path.to_path_buf(),
+        start,
+        end,
+        file,
+        report,
+    })
+}
+
+/// The range every unit's shard was cut from, if they all say the same.
+fn shard_range(units: &[Checked]) -> Option<(u128, u128)> {
+    let mut ranges = units.iter().map(|u| {
+        u.file
+            .shard
+            .as_ref()
+            .map(|s| (s.start.parse().ok(), s.end.parse().ok()))
+    });
+    let first = ranges.next()??;
+    if ranges.all(|r| r == Some(first)) {
+        Some((first.0?, first.1?))
+    } else {
+        None
+    }
+}
+
+/// Every index of `start..end` covered exactly once: the gaps and overlaps,
+/// each with the units around it.
+fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut order: Vec<&Checked> = units.iter().filter(|u| u.start < u.end).collect();
+    order.sort_by_key(|u| (u.start, u.end));
+    let name = |u: &Checked| u.path.display().to_string();
+    let mut cursor = start;
+    let mut last: Option<&Checked> = None;
+    for u in order {
+        if u.start < start || u.end > end {
+            problems.push(format!(
+                "{} covers {}..{}, outside the range {start}..{end}",
+                name(u),
+                u.start,
+                u.end
+            ));
+        }
+        if u.start > cursor {
+            problems.push(format!(
+                "gap: indices {cursor}..{} are in no unit ({}, {})",
+                u.start,
+                last.map_or("at the range's start".to_string(), |l| format!(
+                    "after {}",
+                    name(l)
+                )),
+                format_args!("before {}", name(u))
+            ));
+        } else if u.start < cursor {
+            let l = last.expect("an overlap follows a unit");
+            problems.push(format!(
+                "overlap: indices {}..{} are in both {} and {}",
+                u.start.max(start),
+                cursor.min(u.end),
+                name(l),
+                name(u)
+            ));
+        }
+        if u.end > cursor {
+            cursor = u.end;
+            last = Some(u);
+        }
+    }
+    if cursor < end {
+        problems.push(format!(
+            "gap: indices {cursor}..{end} are in no unit ({})",
+            last.map_or("no unit covers any of the range".to_string(), |l| format!(
+                "after {}",
+                name(l)
+            ))
+        ));
+    }
+    let shards: Vec<_> = units.iter().filter_map(|u| u.file.shard.as_ref()).collect();
+    if let Some(s) = shards.first() {
+        if shards.len() == units.len() && shards.iter().all(|t| t.count == s.count) {
+            let seen: std::collections::BTreeSet<u64> = shards.iter().map(|t| t.index).collect();
+            let missing: Vec<String> = (0..s.count)
+                .filter(|i| !seen.contains(i))
+                .take(20)
+                .map(|i| format!("{i}/{}", s.count))
+                .collect();
+            if !missing.is_empty() && !problems.is_empty() {
+                problems.push(format!("missing shards: {}", missing.join(", ")));
+            }
+        }
+    }
+    problems
+}
+
+/// Re-simulates a claimed game from its index (the record's deal was
+/// checked against the index on reading).
+fn verify(sim: &mut Simulator, record: &GameRecord, game: &Game) -> anyhow::Result<()> {
+    let got = sim.run_unchecked(game.deal.a(), game.deal.b());
+    if got != game.outcome {
+        bail!(
+            "index {} claims {}, but it plays {}: forged or damaged",
+            game.index,
+            game.outcome,
+            got
+        );
+    }
+    if let Some(claimed) = &record.cycle {
+        let cycle =
+            Cycle::of_penalties(game.deal.a(), game.deal.b()).context("a loop without a cycle")?;
+        let actual = CycleRecord::of(&cycle);
+        if &actual != claimed {
+            bail!(
+                "index {} claims cycle {} ({} tricks), but it loops into cycle {} ({} tricks)",
+                game.index,
+                claimed.id,
+                claimed.tricks,
+                actual.id,
+                actual.tricks
+            );
+        }
+    } else if game.outcome.status == poker_core::camicia::Status::Loop {
+        bail!("loop {} has no cycle", game.index);
+    }
+    Ok(())
+}
+
+/// The loops grouped by cycle, most deals first.
+fn cycle_counts(loops: &[GameRecord]) -> Vec<CycleCount> {
+    let mut by_id: BTreeMap<String, CycleCount> = BTreeMap::new();
+    for game in loops {
+        let Some(c) = &game.cycle else { continue };
+        let entry = by_id.entry(c.id.clone()).or_insert_with(|| CycleCount {
+            id: c.id.clone(),
+            mirror_id: c.mirror_id.clone(),
+            tricks: c.tricks,
+            cards: c.cards,
+            deals: 0,
+            indices: Vec::new(),
+        });
+        entry.deals += 1;
+        entry.indices.push(game.index.clone());
+    }
+    let mut cycles: Vec<CycleCount> = by_id.into_values().collect();
+    cycles.sort_by(|x, y| y.deals.cmp(&x.deals).then_with(|| x.id.cmp(&y.id)));
+    cycles
+}
+
+/// Distinct cycles and what can be said about unseen ones.
+fn cycle_stats(cycles: &[CycleCount], deals: u64, loops: u64) -> CycleStats {
+    let singletons = cycles.iter().filter(|c| c.deals == 1).count();
+    let doubletons = cycles.iter().filter(|c| c.deals == 2).count();
+    let chao1 = (singletons > 0 && doubletons > 0)
+        .then(|| cycles.len() as f64 + (singletons * singletons) as f64 / (2 * doubletons) as f64);
+    CycleStats {
+        distinct: cycles.len(),
+        singletons,
+        doubletons,
+        chao1,
+        loop_rate_upper_95: (loops == 0 && deals > 0).then(|| 3.0 / deals as f64),
+        loop_rate: if deals == 0 {
+            0.0
+        } else {
+            loops as f64 / deals as f64
+        },
+    }
+}
+
+/// The longest finished game's trace (for the page's plot).
+fn longest_trace(report: &Report) -> Option<reference::Trace> {
+    let game = report.best.first()?;
+    let cards = |p: &[u8]| -> Vec<Card> {
+        p.iter()
+            .map(|&x| Card::from_penalty(x).expect("a deal's penalties are 0..=4"))
+            .collect()
+    };
+    Some(reference::trace(
+        &cards(game.deal.a()),
+        &cards(game.deal.b()),
+    ))
+}
+
+fn text(m: &Merged) -> String {
+    let mut out = String::new();
+    let c = &m.counts;
+    out += &format!(
+        "range {}..{}: {} unit(s), every index covered once; {} games re-simulated and confirmed\n",
+        m.start, m.end, m.units, m.verified_games
+    );
+    out += &format!(
+        "{} deals: {} finished, {} loop(s); checksum {}; engine {}; version {}\n",
+        c.deals,
+        c.finished,
+        c.loops,
+        m.checksum,
+        m.engines.join(", "),
+        m.versions.join(", ")
+    );
+    out += "longest finished games:\n";
+    for (i, g) in m.best.iter().enumerate() {
+        out += &format!(
+            "{:>3}. index {:>21}  cards {:>5}  tricks {:>4}  {} {}\n",
+            i + 1,
+            g.index,
+            g.cards,
+            g.tricks,
+            g.a,
+            g.b
+        );
+    }
+    for g in &m.loops {
+        let c = g.cycle.as_ref();
+        out += &format!(
+            "loop  index {:>21}  cards {:>5}  tricks {:>4}  cycle {} ({} tricks)\n",
+            g.index,
+            g.cards,
+            g.tricks,
+            c.map_or("?", |c| c.id.as_str()),
+            c.map_or(0, |c| c.tricks)
+        );
+    }
+    let s = &m.cycle_stats;
+    out += &format!("distinct cycles: {}", s.distinct);
+    for cy in &m.cycles {
+        out += &format!(
+            "\n  cycle {} (mirror {}): {} tricks, {} cards a turn, reached by {} deal(s)",
+            cy.id, cy.mirror_id, cy.tricks, cy.cards, cy.deals
+        );
+    }
+    out += "\n";
+    match (s.chao1, s.loop_rate_upper_95) {
+        (Some(chao1), _) => {
+            out += &format!(
+                "Chao1 estimate of the cycles reachable: {chao1:.1} ({} singleton(s), {} doubleton(s))\n",
+                s.singletons, s.doubletons
+            )
+        }
+        (None, Some(bound)) => {
+            out += &format!(
+                "no loop in {} deals: loop rate below {bound:.3e} (95%, rule of three)\n",
+                c.deals
+            )
+        }
+        (None, None) => {
+            out += &format!(
+                "loop rate {:.3e}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
+                s.loop_rate, s.singletons, s.doubletons
+            )
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(deals: &[u64]) -> Vec<CycleCount> {
+        deals
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| CycleCount {
+                id: format!("{i:016x}"),
+                mirror_id: String::new(),
+                tricks: 2,
+                cards: 6,
+                deals: n,
+                indices: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chao1_needs_singletons_and_doubletons() {
+        // 4 cycles seen, 2 once and 1 twice: 4 + 2^2 / (2 * 1) = 6.
+        let s = cycle_stats(&seen(&[1, 1, 2, 5]), 1000, 9);
+        assert_eq!((s.distinct, s.singletons, s.doubletons), (4, 2, 1));
+        assert_eq!(s.chao1, Some(6.0));
+        assert_eq!(s.loop_rate_upper_95, None);
+        // No doubleton: no estimate, only the count.
+        assert_eq!(cycle_stats(&seen(&[1, 3]), 1000, 4).chao1, None);
+        // No loop at all: the rule of three, 3 / deals.
+        let none = cycle_stats(&[], 3_000_000, 0);
+        assert_eq!((none.distinct, none.chao1), (0, None));
+        assert_eq!(none.loop_rate_upper_95, Some(1e-6));
+    }
+}

@@ -1,0 +1,185 @@
+//! The HTML evaluation report (`poker eval --html FILE`).
+
+use super::{BoardView, environment};
+use poker_core::cards::Card;
+use poker_core::contest::ContestDeck;
+use poker_core::optimum::deck_optimum;
+use poker_judge::evaluator::Status;
+use poker_judge::evaluator::report::{Report, escape, failures};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Page<'a> {
+    version: &'static str,
+    sandbox: &'static str,
+    decks_source: String,
+    decks: usize,
+    decks_sha256: Option<&'a str>,
+    limits: Vec<String>,
+    warnings: Vec<String>,
+    ranking: Vec<RankRow>,
+    contestants: Vec<ContestantView>,
+    compile: Vec<CompileView>,
+}
+
+#[derive(Serialize)]
+struct RankRow {
+    rank: u32,
+    name: String,
+    total: u32,
+    scaled: u32,
+    anchor: String,
+}
+
+#[derive(Serialize)]
+struct CompileView {
+    contestant: String,
+    practice: String,
+    command: String,
+}
+
+#[derive(Serialize)]
+struct ContestantView {
+    name: String,
+    path: String,
+    anchor: String,
+    not_run: Vec<String>,
+    total: u32,
+    best: u32,
+    games: Vec<GameView>,
+}
+
+#[derive(Serialize)]
+struct GameView {
+    deck: usize,
+    score: u8,
+    status: &'static str,
+    ok: bool,
+    reason: String,
+    stderr: Vec<String>,
+    repeated: bool,
+    first: usize,
+    played: BoardView,
+    best: BoardView,
+    best_total: u8,
+    replay: Vec<String>,
+}
+
+/// One self-contained page for `report` over `decks` (read from
+/// `decks_source`): the ranking, each game's board drawn next to the
+/// hindsight-best board of its deck, failures with the end of their
+/// stderr, the limits and the audit.
+pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> String {
+    let optima: Vec<_> = decks.iter().map(deck_optimum).collect();
+    let mut ranking: Vec<RankRow> = report
+        .contestants
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RankRow {
+            rank: r.rank,
+            name: escape(&r.name),
+            total: r.total,
+            scaled: r.scaled,
+            anchor: format!("contestant-{}", i + 1),
+        })
+        .collect();
+    ranking.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.name.cmp(&b.name)));
+    let contestants = report
+        .contestants
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let failures = failures(&r.tests);
+            let games = r
+                .tests
+                .iter()
+                .map(|t| {
+                    let played: [Vec<Card>; 4] = std::array::from_fn(|c| {
+                        t.board[c].iter().filter_map(|s| s.parse().ok()).collect()
+                    });
+                    let best = optima.get(t.deck - 1);
+                    // A failure shared by several games is told once, at
+                    // the first of them.
+                    let failure = failures.iter().find(|f| f.decks.contains(&t.deck));
+                    // Its stderr is "as on deck N above" only when deck N
+                    // showed that same, non-empty stderr.
+                    let repeated = failure.is_some_and(|f| {
+                        f.decks[0] != t.deck
+                            && !t.stderr.trim().is_empty()
+                            && r.tests
+                                .iter()
+                                .any(|o| o.deck == f.decks[0] && o.stderr == t.stderr)
+                    });
+                    GameView {
+                        deck: t.deck,
+                        score: t.score,
+                        status: t.status.as_str(),
+                        ok: t.status == Status::Ok,
+                        reason: escape(t.reason.as_deref().unwrap_or("")),
+                        stderr: t
+                            .stderr_tail(poker_judge::evaluator::report::STDERR_LINES)
+                            .iter()
+                            .map(|l| escape(l))
+                            .collect(),
+                        repeated,
+                        first: failure.map_or(t.deck, |f| f.decks[0]),
+                        played: BoardView::new(&played),
+                        best: best.map_or_else(
+                            || BoardView::new(&Default::default()),
+                            |o| BoardView::of_board(&o.board()),
+                        ),
+                        best_total: best.map_or(0, |o| o.total),
+                        replay: report
+                            .audit
+                            .as_ref()
+                            .and_then(|a| a.replay_of(&r.name, t.deck))
+                            .map_or_else(Vec::new, |rep| {
+                                rep.commands.iter().map(|c| escape(c)).collect()
+                            }),
+                    }
+                })
+                .collect();
+            ContestantView {
+                name: escape(&r.name),
+                path: escape(&r.path),
+                anchor: format!("contestant-{}", i + 1),
+                not_run: r
+                    .not_run
+                    .as_deref()
+                    .map_or_else(Vec::new, |why| why.lines().map(escape).collect()),
+                total: r.total,
+                best: r.best_possible,
+                games: if r.not_run.is_some() {
+                    Vec::new()
+                } else {
+                    games
+                },
+            }
+        })
+        .collect();
+    let page = Page {
+        version: env!("CARGO_PKG_VERSION"),
+        sandbox: report.sandbox,
+        decks_source: escape(decks_source),
+        decks: decks.len(),
+        decks_sha256: report.audit.as_ref().map(|a| a.decks_sha256.as_str()),
+        limits: report.limits.iter().map(ToString::to_string).collect(),
+        warnings: report.warnings.iter().map(|w| escape(w)).collect(),
+        ranking,
+        contestants,
+        compile: report.audit.as_ref().map_or_else(Vec::new, |a| {
+            a.compile
+                .iter()
+                .map(|c| CompileView {
+                    contestant: escape(&c.contestant),
+                    practice: escape(&c.practice),
+                    command: escape(&c.command.join(" ")),
+                })
+                .collect()
+        }),
+    };
+    environment()
+        .get_template("eval.html")
+        .and_then(|t| t.render(page))
+        .expect("the eval template renders")
+}

@@ -1,0 +1,145 @@
+//! Options shared by the commands that run contestants (`eval`, `bench`):
+//! how they are built, confined and limited.
+
+use anyhow::{Context, bail};
+use poker_judge::evaluator::config::default_compile_limits;
+use poker_judge::evaluator::{self, RunConfig, SandboxMode, Toolchain};
+use poker_judge::sandbox::Limits;
+use poker_judge::size;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `--sandbox` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxArg {
+    /// Every game and compilation in a bubblewrap sandbox; an error if it
+    /// cannot run.
+    On,
+    /// Plain processes of your own user (only for programs you trust).
+    Off,
+    /// On when bubblewrap works here, else off with a warning.
+    Auto,
+}
+
+/// How contestants are built, confined and timed.
+#[derive(clap::Args)]
+pub struct RunOptions {
+    /// Run each game and each compilation in a bubblewrap sandbox (own
+    /// uid, namespaces, cgroup limits, private /tmp). Default: on for
+    /// `eval --decks` (a real contest), auto for `eval` on the built-in
+    /// decks and for `bench`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    sandbox: Option<SandboxArg>,
+
+    /// Wall-clock time limit per game, in seconds, 0.001 to 3600 (the
+    /// contest's is 5).
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    time_limit: f64,
+
+    /// CPU time limit per game, in seconds, 0.001 to 3600 (rounded up to
+    /// whole seconds per process). Default: the time limit.
+    #[arg(long, value_name = "SECONDS")]
+    cpu_limit: Option<f64>,
+
+    /// Memory limit per game (all its processes, in the sandbox): a size
+    /// such as 256M, 256MiB, 1G or 1.5G (binary units; a bare number is
+    /// MiB), from 1 MiB to 1 TiB.
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = limit_size)]
+    memory_limit: u64,
+
+    /// Processes and threads a game may have at once (in the sandbox).
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(4..=100_000))]
+    process_limit: u32,
+
+    /// Open files per process of a game.
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(8..=1_000_000))]
+    open_file_limit: u32,
+
+    /// Size of a game's private /tmp, the only place it may write (in the
+    /// sandbox): a size such as 64M or 1G (a bare number is MiB), from 1 MiB
+    /// to 1 TiB.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = limit_size)]
+    tmp_limit: u64,
+
+    /// Time limit per compilation of a .c or .pas contestant, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    compile_time_limit: f64,
+
+    /// Folder holding libpoker.so, to build .c and .pas contestants against
+    /// (and for .py contestants to load); in the sandbox, a prebuilt
+    /// contestant finds only this folder's library. Default: next to this
+    /// program, or the package of the Python wheel that installed it.
+    #[arg(long, value_name = "DIR")]
+    lib_dir: Option<PathBuf>,
+}
+
+/// A size option's value in bytes (see [`poker_judge::size`]), checked to be
+/// from 1 MiB to 1 TiB.
+fn limit_size(text: &str) -> Result<u64, String> {
+    let bytes = size::parse_size(text)?;
+    let (low, high) = (size::MIB, 1 << 40);
+    if !(low..=high).contains(&bytes) {
+        return Err(format!(
+            "{} is out of range: from {} to {}",
+            size::format_size(bytes),
+            size::format_size(low),
+            size::format_size(high)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `seconds` as a duration, checked to be in [0.001, 3600].
+fn seconds(flag: &str, seconds: f64) -> anyhow::Result<Duration> {
+    if !(seconds.is_finite() && (0.001..=3600.0).contains(&seconds)) {
+        bail!("{flag} must be a number of seconds from 0.001 to 3600, not {seconds}");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+impl RunOptions {
+    /// The run configuration these options ask for; `default` is the
+    /// sandbox mode when --sandbox is not given. Errors: a limit out of
+    /// range, or a sandbox asked for that cannot run here.
+    pub fn config(&self, default: SandboxMode) -> anyhow::Result<RunConfig> {
+        let wall = seconds("--time-limit", self.time_limit)?;
+        let cpu = match self.cpu_limit {
+            Some(cpu) => seconds("--cpu-limit", cpu)?,
+            None => wall,
+        };
+        let compile = seconds("--compile-time-limit", self.compile_time_limit)?;
+        let limits = Limits {
+            wall,
+            cpu,
+            memory: self.memory_limit,
+            processes: self.process_limit,
+            tmp_size: self.tmp_limit,
+            open_files: self.open_file_limit,
+        };
+        let compile_limits = Limits {
+            wall: compile,
+            cpu: compile,
+            ..default_compile_limits()
+        };
+        let mode = match self.sandbox {
+            Some(SandboxArg::On) => SandboxMode::On,
+            Some(SandboxArg::Off) => SandboxMode::Off,
+            Some(SandboxArg::Auto) => SandboxMode::Auto,
+            None => default,
+        };
+        RunConfig::new(mode, limits, compile_limits).map_err(anyhow::Error::msg)
+    }
+
+    /// A toolchain linking against --lib-dir or the libpoker.so found next
+    /// to this program, compiling as `config` says.
+    pub fn toolchain(&self, config: &RunConfig) -> anyhow::Result<Toolchain> {
+        let Some(lib_dir) = self.lib_dir.clone().or_else(evaluator::default_lib_dir) else {
+            bail!(
+                "cannot find libpoker.so next to this program; build it (cargo build --release) or pass --lib-dir"
+            );
+        };
+        Toolchain::new(lib_dir, config).context("cannot prepare to build contestants")
+    }
+}

@@ -1,0 +1,193 @@
+//! `poker bench`'s statistics, kept as they stream in: constant memory
+//! however many games, and the same figures whatever order games end in
+//! (sums of integers, not of floating-point numbers).
+
+use poker_judge::evaluator::report::STDERR_LINES;
+use poker_judge::evaluator::{GameResult, Status};
+
+/// The most distinct kinds of failure kept; further kinds are only counted.
+const FAILURE_KINDS: usize = 20;
+/// The decks kept per kind of failure: the lowest-numbered ones.
+const FAILURE_DECKS: usize = 5;
+
+/// Count, sum and sum of squares of integer values 0..=32, with a histogram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Totals {
+    /// How many values.
+    pub count: u64,
+    sum: u64,
+    sum_of_squares: u64,
+    /// How many values were 0, 1, ... 32.
+    pub histogram: [u32; 33],
+}
+
+impl Default for Totals {
+    fn default() -> Self {
+        Totals {
+            count: 0,
+            sum: 0,
+            sum_of_squares: 0,
+            histogram: [0; 33],
+        }
+    }
+}
+
+impl Totals {
+    /// Adds one value.
+    pub fn add(&mut self, value: u8) {
+        self.count += 1;
+        self.sum += u64::from(value);
+        self.sum_of_squares += u64::from(value) * u64::from(value);
+        self.histogram[usize::from(value.min(32))] += 1;
+    }
+
+    /// Adds all of `other`'s values.
+    pub fn merge(&mut self, other: &Totals) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_of_squares += other.sum_of_squares;
+        for (mine, theirs) in self.histogram.iter_mut().zip(other.histogram) {
+            *mine += theirs;
+        }
+    }
+
+    /// Mean, sample standard deviation and standard error of the mean (all
+    /// 0 without values; sd 0 with one).
+    pub fn stats(&self) -> (f64, f64, f64) {
+        if self.count == 0 {
+            return (0.0, 0.0, 0.0);
+        }
+        let n = self.count as f64;
+        let mean = self.sum as f64 / n;
+        let var = if self.count > 1 {
+            // n * sum(x^2) - (sum x)^2, exactly, over n (n - 1).
+            let (count, sum) = (u128::from(self.count), u128::from(self.sum));
+            let numerator = count * u128::from(self.sum_of_squares) - sum * sum;
+            numerator as f64 / (n * (n - 1.0))
+        } else {
+            0.0
+        };
+        (mean, var.sqrt(), (var / n).sqrt())
+    }
+}
+
+/// Games that failed alike: their status, reason and stderr's last lines.
+#[derive(Clone, Debug)]
+pub struct FailureKind {
+    /// The lowest-numbered decks (1-based) that failed this way.
+    pub decks: Vec<usize>,
+    /// How many games failed this way.
+    pub count: u64,
+    /// Their status.
+    pub status: Status,
+    /// Why they scored 0.
+    pub reason: String,
+    /// The last lines of the program's standard error.
+    pub stderr: Vec<String>,
+}
+
+/// Everything `poker bench` reports about the games played.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// The contestant's game totals.
+    pub totals: Totals,
+    /// The lowest total and the lowest deck reaching it.
+    pub min: Option<(u8, usize)>,
+    /// The highest total and the lowest deck reaching it.
+    pub max: Option<(u8, usize)>,
+    /// Wall-clock seconds of all games together.
+    pub seconds: f64,
+    /// Games that did not end ok.
+    pub failed: u64,
+    /// The first kinds of failure seen.
+    pub failures: Vec<FailureKind>,
+    /// Failed games of kinds beyond the first [`FAILURE_KINDS`].
+    pub other_failures: u64,
+}
+
+impl Tally {
+    /// Adds one game.
+    pub fn add(&mut self, game: &GameResult) {
+        self.totals.add(game.score);
+        let key = (game.score, game.deck);
+        if self
+            .min
+            .is_none_or(|(s, d)| key.0 < s || (key.0 == s && key.1 < d))
+        {
+            self.min = Some(key);
+        }
+        if self
+            .max
+            .is_none_or(|(s, d)| key.0 > s || (key.0 == s && key.1 < d))
+        {
+            self.max = Some(key);
+        }
+        self.seconds += game.seconds;
+        if game.status == Status::Ok {
+            return;
+        }
+        self.failed += 1;
+        let reason = game.reason.clone().unwrap_or_default();
+        let stderr: Vec<String> = game
+            .stderr_tail(STDERR_LINES)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let same = |f: &&mut FailureKind| {
+            f.status == game.status && f.reason == reason && f.stderr == stderr
+        };
+        let kinds = self.failures.len();
+        match self.failures.iter_mut().find(same) {
+            Some(kind) => {
+                kind.count += 1;
+                kind.decks.push(game.deck);
+                kind.decks.sort_unstable();
+                kind.decks.truncate(FAILURE_DECKS);
+            }
+            None if kinds < FAILURE_KINDS => self.failures.push(FailureKind {
+                decks: vec![game.deck],
+                count: 1,
+                status: game.status,
+                reason,
+                stderr,
+            }),
+            None => self.other_failures += 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_match_the_textbook_formulas() {
+        // Hand-checked: 2, 4, 4, 4, 5, 5, 7, 9 has mean 5 and sample
+        // variance 32 / 7.
+        let mut totals = Totals::default();
+        for v in [2, 4, 4, 4, 5, 5, 7, 9] {
+            totals.add(v);
+        }
+        let (mean, sd, se) = totals.stats();
+        assert_eq!(mean, 5.0);
+        assert!((sd - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+        assert!((se - (32.0f64 / 7.0 / 8.0).sqrt()).abs() < 1e-12);
+        assert_eq!(totals.histogram[4], 3);
+    }
+
+    #[test]
+    fn the_lowest_deck_names_the_min_and_max_in_any_order() {
+        let game = |deck, score| GameResult {
+            score,
+            status: Status::Ok,
+            reason: None,
+            ..GameResult::not_run(deck, String::new())
+        };
+        let mut tally = Tally::default();
+        for (deck, score) in [(5, 3), (2, 9), (4, 3), (9, 9)] {
+            tally.add(&game(deck, score));
+        }
+        assert_eq!(tally.min, Some((3, 4)));
+        assert_eq!(tally.max, Some((9, 2)));
+    }
+}

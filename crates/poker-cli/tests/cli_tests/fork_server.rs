@@ -1,0 +1,557 @@
+//! The fork server (`poker eval --fork-server`, `poker bench`'s default)
+//! against fresh processes (the contest's way, `poker eval`'s default): the
+//! same decks give the same games, deck by deck, for the C, Pascal and
+//! Python examples and for hostile contestants, in the sandbox.
+//!
+//! The reference is the fresh-process evaluation of the same programs on
+//! the same decks, which the rest of the test suite checks against the
+//! contest's rules.
+
+use crate::common;
+use poker_core::contest::ContestDeck;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A deck file of decks `ContestDeck::shuffled(seed + i)`, i = 1..=count.
+fn deck_file(name: &str, seed: u64, count: u64) -> PathBuf {
+    let path = common::scratch("fork_server").join(format!("{name}.txt"));
+    let text: String = (1..=count)
+        .map(|i| format!("{}\n", ContestDeck::shuffled(seed + i)))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `poker eval --json --sandbox on --decks DECKS EXTRA... CONTESTANTS...`.
+fn eval(decks: &Path, extra: &[&str], contestants: &[PathBuf]) -> Value {
+    let output = crate::common::poker()
+        .args(["eval", "--json", "--quiet", "--sandbox", "on", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg("--decks")
+        .arg(decks)
+        .args(extra)
+        .args(contestants)
+        .output()
+        .expect("run poker eval");
+    assert!(
+        output.status.success(),
+        "poker eval failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
+}
+
+/// One game: status, score, board (as JSON text).
+type Game = (String, u64, String);
+/// Each contestant's name and games, deck by deck.
+type Games = Vec<(String, Vec<Game>)>;
+
+/// Each contestant's games as (status, score, board), deck by deck.
+fn games(report: &Value) -> Games {
+    report["contestants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let tests = c["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t["status"].as_str().unwrap().to_string(),
+                        t["score"].as_u64().unwrap(),
+                        t["board"].to_string(),
+                    )
+                })
+                .collect();
+            (c["name"].as_str().unwrap().to_string(), tests)
+        })
+        .collect()
+}
+
+/// Evaluates `contestants` both ways and checks that every game has the
+/// same status and score, and with `boards` the same board; returns the
+/// fresh-process games. (A game that breaks a rule in one way may have
+/// placed cards before the evaluator saw the break in the other.)
+fn same_both_ways(decks: &Path, extra: &[&str], contestants: &[PathBuf], boards: bool) -> Games {
+    let fresh = eval(decks, extra, contestants);
+    let mut forked_args = extra.to_vec();
+    forked_args.push("--fork-server");
+    let forked = eval(decks, &forked_args, contestants);
+    assert_eq!(fresh["mode"], "fresh-processes");
+    assert_eq!(forked["mode"], "fork-server");
+    let (fresh, forked) = (games(&fresh), games(&forked));
+    for ((name, a), (_, b)) in fresh.iter().zip(&forked) {
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (deck, (x, y)) in a.iter().zip(b).enumerate() {
+            let shown = |t: &Game| (t.0.clone(), t.1, boards.then(|| t.2.clone()));
+            assert_eq!(
+                shown(x),
+                shown(y),
+                "{name}, deck {}: fresh vs fork server",
+                deck + 1
+            );
+        }
+    }
+    fresh
+}
+
+fn require_sandbox() {
+    common::require_tool(
+        "bwrap",
+        "--version",
+        "the fork-server tests",
+        "apt-get install bubblewrap",
+    );
+}
+
+#[test]
+fn the_examples_play_the_same_games_with_a_fork_server() {
+    require_sandbox();
+    let mut contestants = vec![
+        common::root().join("c_examples/greedy.c"),
+        common::root().join("python_examples/greedy.py"),
+    ];
+    common::require_fpc("the Pascal example under the fork server");
+    {
+        contestants.push(common::root().join("pascal_examples/greedy.pas"));
+    }
+    let decks = deck_file("examples", 2024, 30);
+    let fresh = same_both_ways(&decks, &[], &contestants, true);
+    for (name, tests) in &fresh {
+        assert!(
+            tests.iter().all(|(status, _, _)| status == "ok"),
+            "{name}: {tests:?}"
+        );
+    }
+}
+
+/// Writes a C contestant into the scratch folder.
+fn c_source(name: &str, text: &str) -> PathBuf {
+    let path = common::scratch("fork_server").join(format!("{name}.c"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A round-robin game around `HOOK`, which runs after each look with the
+/// card in `v`, `c` and the card's number in `i`.
+fn round_robin(before: &str, hook: &str) -> String {
+    format!(
+        "#include <poker.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         #include <signal.h>\n#include <unistd.h>\n\
+         int main(void) {{\n  int i, v, c;\n  {before}\n  p_startgame();\n\
+           for (i = 1; i <= 20; i++) {{\n    p_look(&v, &c);\n    {hook}\n\
+             p_place((i - 1) % 4 + 1);\n  }}\n  return 0;\n}}\n"
+    )
+}
+
+#[test]
+fn hostile_contestants_score_the_same_with_a_fork_server() {
+    require_sandbox();
+    let count = 8;
+    let decks = deck_file("hostile", 77, count);
+    // Each case is triggered by the first card of one deck: (value, color).
+    let first: Vec<(i32, i32)> = (1..=count)
+        .map(|i| poker_core::contest::card_code(ContestDeck::shuffled(77 + i).cards()[0]).unwrap())
+        .collect();
+    let first3 = first[2];
+    let value_of = |deck: usize| first[deck - 1].0;
+    let contestants = [
+        // A rule broken on some decks only: deck 1's first value, turned
+        // first, goes to column 7.
+        c_source(
+            "some_violations",
+            &round_robin(
+                "",
+                &format!("if (i == 1 && v == {}) p_place(7);", value_of(1)),
+            ),
+        ),
+        // A crash on deck 3 (and any deck with its first card).
+        c_source(
+            "crash_in_game_3",
+            &round_robin(
+                "",
+                &format!(
+                    "if (i == 1 && v == {} && c == {}) {{ raise(SIGSEGV); }}",
+                    first3.0, first3.1
+                ),
+            ),
+        ),
+        // A hang when deck 4's first value comes first.
+        c_source(
+            "hang",
+            &round_robin(
+                "",
+                &format!("if (i == 1 && v == {}) for (;;) {{}}", value_of(4)),
+            ),
+        ),
+        // Touches 512 MiB when deck 6's first value comes first.
+        c_source(
+            "memory_hog",
+            &round_robin(
+                "",
+                &format!(
+                    "if (i == 1 && v == {}) {{ size_t n = (size_t)512 << 20, k; char *p = malloc(n); \
+                     for (k = 0; p && k < n; k += 4096) p[k] = 1; if (p) printf(\"%d\", p[n / 2]); }}",
+                    value_of(6)
+                ),
+            ),
+        ),
+        // Writes 96 MiB to stderr (more than its memory limit) when deck
+        // 5's first value comes first.
+        c_source(
+            "stderr_flood",
+            &round_robin(
+                "static char block[65536]; memset(block, 'x', sizeof block);",
+                &format!(
+                    "if (i == 1 && v == {}) {{ int k; for (k = 0; k < 1536; k++) \
+                     if (fwrite(block, 1, sizeof block, stderr) != sizeof block) return 9; }}",
+                    value_of(5)
+                ),
+            ),
+        ),
+        // Two processes both call p_startgame (then wait a little, so
+        // that neither plays a whole game before the other has called it).
+        c_source(
+            "two_processes",
+            &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+        ),
+        // Kills its parent when that is the same program (its fork
+        // server), when deck 2's first value comes first, and plays on.
+        c_source(
+            "kills_its_server",
+            &round_robin(
+                "",
+                &format!(
+                    "if (i == 1 && v == {}) {{ char me[4096], it[4096], link[64]; ssize_t a, b; \
+                     snprintf(link, sizeof link, \"/proc/%d/exe\", (int)getppid()); \
+                     a = readlink(\"/proc/self/exe\", me, sizeof me); b = readlink(link, it, sizeof it); \
+                     if (a > 0 && a == b && memcmp(me, it, (size_t)a) == 0) kill(getppid(), SIGKILL); }}",
+                    value_of(2)
+                ),
+            ),
+        ),
+        // Exits before p_startgame.
+        c_source("exits_early", "int main(void) { return 0; }\n"),
+    ];
+    let extra = [
+        "--time-limit",
+        "1",
+        "--cpu-limit",
+        "10",
+        "--memory-limit",
+        "64",
+    ];
+    let fresh = same_both_ways(&decks, &extra, &contestants, false);
+    let statuses = |name: &str| -> Vec<String> {
+        fresh
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap()
+            .1
+            .iter()
+            .map(|t| t.0.clone())
+            .collect()
+    };
+    // Each case happens on its deck, and not on every deck.
+    let has = |name: &str, status: &str| statuses(name).iter().any(|s| s == status);
+    for (name, status) in [
+        ("some_violations", "violation"),
+        ("hang", "timeout"),
+        ("memory_hog", "memory"),
+    ] {
+        assert!(has(name, status), "{name}: {:?}", statuses(name));
+        assert!(has(name, "ok"), "{name}: {:?}", statuses(name));
+    }
+    assert_eq!(statuses("crash_in_game_3")[2], "crash");
+    assert!(has("crash_in_game_3", "ok"));
+    assert!(statuses("stderr_flood").iter().all(|s| s == "ok"));
+    assert!(statuses("two_processes").iter().all(|s| s == "violation"));
+    assert!(statuses("kills_its_server").iter().all(|s| s == "ok"));
+    assert!(statuses("exits_early").iter().all(|s| s == "incomplete"));
+}
+
+#[test]
+fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
+    require_sandbox();
+    let decks = deck_file("buffered", 5, 3);
+    let c = c_source(
+        "buffered",
+        &round_robin(
+            "static char buf[4096]; setvbuf(stderr, buf, _IOFBF, sizeof buf); \
+             fputs(\"said once\", stderr);",
+            "",
+        ),
+    );
+    let py = common::scratch("fork_server").join("buffered.py");
+    std::fs::write(
+        &py,
+        "import sys\nfrom libpoker import p_startgame, p_look, p_place\n\
+         sys.stderr.write('said once')\np_startgame()\n\
+         for i in range(20):\n    p_look()\n    p_place(i % 4 + 1)\n",
+    )
+    .unwrap();
+    let mut contestants = vec![c, py];
+    common::require_fpc("the Pascal unit's flush under the fork server");
+    {
+        let pas = common::scratch("fork_server").join("buffered.pas");
+        std::fs::write(
+            &pas,
+            "program buffered;\nuses Poker;\nvar i, v, c: integer;\nbegin\n\
+             Write(ErrOutput, 'said once');\n  p_startgame;\n\
+             for i := 1 to 20 do begin p_look(v, c); p_place((i - 1) mod 4 + 1) end\nend.\n",
+        )
+        .unwrap();
+        contestants.push(pas);
+    }
+    let report = eval(&decks, &["--fork-server"], &contestants);
+    for contestant in report["contestants"].as_array().unwrap() {
+        for test in contestant["tests"].as_array().unwrap() {
+            assert_eq!(test["status"], "ok", "{test}");
+            let stderr = test["stderr"].as_str().unwrap_or("");
+            assert!(
+                !stderr.contains("said once"),
+                "{}: {test}",
+                contestant["name"]
+            );
+        }
+    }
+}
+
+/// `poker bench --json` on `contestant` with `flags`.
+fn bench(contestant: &Path, flags: &[&str]) -> Value {
+    let output = crate::common::poker()
+        .args(["bench", "--json", "--quiet", "--games", "40", "--seed", "9"])
+        .args(["--jobs", "2", "--sandbox", "on", "--lib-dir"])
+        .arg(common::lib_dir())
+        .args(flags)
+        .arg(contestant)
+        .output()
+        .expect("run poker bench");
+    assert!(
+        output.status.success(),
+        "poker bench failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("poker bench --json prints JSON")
+}
+
+#[test]
+fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
+    require_sandbox();
+    let greedy = common::root().join("c_examples/greedy.c");
+    let forked = bench(&greedy, &[]);
+    let fresh = bench(&greedy, &["--fresh-processes"]);
+    for key in [
+        "mean",
+        "sd",
+        "standard_error",
+        "min",
+        "min_seed",
+        "max",
+        "max_seed",
+        "failed",
+    ] {
+        assert_eq!(forked[key], fresh[key], "{key}: {forked} vs {fresh}");
+    }
+    assert_eq!(forked["mode"], "fork-server");
+    assert_eq!(forked["games_forked"], 40);
+    assert_eq!(forked["games_fresh"], 0);
+    assert_eq!(fresh["mode"], "fresh-processes");
+    assert_eq!(fresh["games_fresh"], 40);
+    // An executable of an older library (here: one that plays without
+    // answering the fork server) falls back to fresh processes, and says so.
+    let old = c_source(
+        "no_server",
+        "#include <poker.h>\n#include <stdlib.h>\n\
+         int main(void) { int i, v, c; unsetenv(\"POKER_PROTOCOL\"); p_startgame();\n\
+         for (i = 0; i < 20; i++) { p_look(&v, &c); p_place(i % 4 + 1); } return 0; }\n",
+    );
+    let old = bench(&old, &[]);
+    assert_eq!(old["games_fresh"], 40, "{old}");
+    assert_eq!(old["failed"], 0, "{old}");
+    assert!(
+        old["fallback"]
+            .as_str()
+            .unwrap()
+            .contains("not a fork server")
+    );
+}
+
+#[test]
+fn python_games_of_one_server_draw_different_random_numbers() {
+    require_sandbox();
+    // os.fork re-seeds `random` in each child; a raw fork() would not.
+    let decks = deck_file("random", 11, 4);
+    let py = common::scratch("fork_server").join("draws.py");
+    std::fs::write(
+        &py,
+        "import random, sys\nfrom libpoker import p_startgame, p_look, p_place\n\
+         random.seed(1)\np_startgame()\nsys.stderr.write('draw %r\\n' % random.random())\n\
+         for i in range(20):\n    p_look()\n    p_place(i % 4 + 1)\n",
+    )
+    .unwrap();
+    let report = eval(&decks, &["--fork-server"], &[py]);
+    let draws: Vec<String> = report["contestants"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["stderr"].as_str().unwrap_or("").trim().to_string())
+        .collect();
+    assert!(draws.iter().all(|d| d.starts_with("draw ")), "{draws:?}");
+    let mut distinct = draws.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), draws.len(), "{draws:?}");
+}
+
+#[test]
+fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
+    // A thread started before p_startgame does 2 s of CPU work for each
+    // game on a 1 s CPU-time limit. In a fresh process that is the game's
+    // own CPU time (status cpu_time); a fork server's jail is frozen while
+    // its child plays, so the work is never done and the game times out.
+    // Either way the game scores 0. The C program and its Python twin (a
+    // thread of the interpreter).
+    require_sandbox();
+    let decks = deck_file("cpu_offload", 11, 2);
+    let contestants = [
+        common::root().join("tests/contestants/hostile/cpu_offload.c"),
+        common::root().join("tests/contestants/hostile/cpu_offload.py"),
+    ];
+    let extra = ["--time-limit", "5", "--cpu-limit", "1"];
+    let fresh = games(&eval(&decks, &extra, &contestants));
+    let forked = games(&eval(
+        &decks,
+        &[&extra[..], &["--fork-server"]].concat(),
+        &contestants,
+    ));
+    let statuses = |games: &Games, c: usize| -> Vec<(String, u64)> {
+        games[c].1.iter().map(|(s, n, _)| (s.clone(), *n)).collect()
+    };
+    let zero = |status: &str| vec![(status.to_string(), 0); 2];
+    for c in 0..contestants.len() {
+        // (A machine loaded by other work may not give the fresh process
+        // its 1 s of CPU time within the 5 s: then it times out, with 0
+        // as well.)
+        let fresh = statuses(&fresh, c);
+        assert!(
+            fresh
+                .iter()
+                .all(|(s, n)| (s == "cpu_time" || s == "timeout") && *n == 0),
+            "{fresh:?}"
+        );
+        assert_eq!(statuses(&forked, c), zero("timeout"), "{forked:?}");
+    }
+}
+
+#[test]
+fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
+    // The child sees all 20 cards, kills its server and exits before the
+    // last placement: that game is judged as played (incomplete, 0), as
+    // exiting early is in a fresh process, not dealt again in one.
+    require_sandbox();
+    let decks = deck_file("abandon", 21, 3);
+    let contestant = common::root().join("tests/contestants/hostile/abandon_game.c");
+    let fresh = games(&eval(&decks, &[], std::slice::from_ref(&contestant)));
+    let forked = games(&eval(&decks, &["--fork-server"], &[contestant]));
+    let count = |games: &Games, status: &str| games[0].1.iter().filter(|t| t.0 == status).count();
+    assert_eq!(count(&fresh, "ok"), 3, "{fresh:?}");
+    // The server's first game is abandoned; the others are played in fresh
+    // processes once the server is gone.
+    assert_eq!(count(&forked, "incomplete"), 1, "{forked:?}");
+    assert_eq!(count(&forked, "ok"), 2, "{forked:?}");
+}
+
+#[test]
+fn memory_shared_with_the_server_counts_towards_the_games_limit() {
+    // 40 MiB touched before p_startgame and 40 MiB after, on a 64 MiB
+    // limit: the game is over its limit both ways.
+    require_sandbox();
+    let decks = deck_file("memory_split", 31, 2);
+    let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
+    let extra = ["--memory-limit", "64"];
+    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    assert!(
+        fresh[0]
+            .1
+            .iter()
+            .all(|(status, score, _)| status == "memory" && *score == 0),
+        "{fresh:?}"
+    );
+}
+
+#[test]
+fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
+    // The server keeps a copy of each game's standard-error pipe, so the
+    // evaluator never sees its end: that game's stderr is lost, and the
+    // server is given up for fresh processes rather than waited for after
+    // every game.
+    require_sandbox();
+    let decks = deck_file("hold_fds", 41, 4);
+    let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
+    let report = eval(&decks, &["--fork-server"], &[contestant]);
+    let tests = report["contestants"][0]["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["status"] == "ok"), "{tests:?}");
+    let with_stderr = tests
+        .iter()
+        .filter(|t| {
+            t["stderr"]
+                .as_str()
+                .is_some_and(|s| s.contains("game stderr"))
+        })
+        .count();
+    assert_eq!(with_stderr, 3, "{tests:?}");
+}
+
+#[test]
+fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
+    // 2 s of CPU work before p_startgame on a 1 s CPU-time limit: over the
+    // limit in every fresh process, so a fork server that did it once is
+    // not used, and every game is judged as in a fresh process.
+    require_sandbox();
+    let decks = deck_file("precompute", 51, 2);
+    let contestant = common::root().join("tests/contestants/hostile/precompute.c");
+    let extra = ["--time-limit", "10", "--cpu-limit", "1"];
+    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    assert!(
+        fresh[0]
+            .1
+            .iter()
+            .all(|(status, score, _)| status == "cpu_time" && *score == 0),
+        "{fresh:?}"
+    );
+}
+
+#[test]
+fn a_server_that_works_between_games_is_given_up() {
+    // Its thread computes whenever the server is not frozen, and each
+    // child waits 1 s before it speaks: the server is given up after its
+    // first game, and the rest are played in fresh processes.
+    require_sandbox();
+    let contestant = common::root().join("tests/contestants/hostile/work_between_games.c");
+    let output = crate::common::poker()
+        .args(["bench", "--json", "--quiet", "--games", "4", "--seed", "9"])
+        .args([
+            "--jobs",
+            "1",
+            "--sandbox",
+            "on",
+            "--time-limit",
+            "5",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(&contestant)
+        .output()
+        .expect("run poker bench");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games_forked"], 1, "{report}");
+    assert_eq!(report["games_fresh"], 3, "{report}");
+}

@@ -1,0 +1,228 @@
+//! `poker bench --html`, `poker camicia --svg` and `poker freecell --svg`,
+//! loaded in headless Chromium and checked as rendered: the histogram's
+//! bars and means against round robin's games scored by hand, the Camicia
+//! chart's points and loop mark, the FreeCell tableau's cards against the
+//! published deal.
+
+use crate::browser;
+use crate::common;
+
+use poker_core::contest::{Board, ContestDeck};
+use poker_core::optimum::deck_optimum;
+use serde_json::Value;
+use std::path::Path;
+
+fn poker(args: &[&str]) -> std::process::Output {
+    crate::common::poker()
+        .args(args)
+        .output()
+        .expect("run poker")
+}
+
+/// Loads `page` (HTML or SVG text) at `width` px in Chromium, runs
+/// `script`, screenshots it next to `file`, and returns the findings.
+fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
+    let page = std::fs::read_to_string(file).unwrap();
+    let harness = file.with_extension(format!("{width}.html"));
+    std::fs::write(&harness, browser::harness(&page, width, script)).unwrap();
+    let measured = browser::measure(chromium, &harness, width.max(500) + 20, 900);
+    let shot = file.with_extension(format!("{width}.png"));
+    browser::screenshot(chromium, &harness, width.max(500) + 20, 900, &shot);
+    let value: Value =
+        serde_json::from_str(&measured).unwrap_or_else(|e| panic!("{e}: {measured}"));
+    assert!(value["error"].is_null(), "{value}");
+    value
+}
+
+/// Round robin's total on `deck`, by hand: card i to column i mod 4.
+fn round_robin_total(deck: &ContestDeck) -> u8 {
+    let columns = std::array::from_fn(|c| std::array::from_fn(|row| deck.cards()[row * 4 + c]));
+    Board::from_columns(columns).score().unwrap().total
+}
+
+#[test]
+fn the_bench_page_shows_both_histograms_and_means() {
+    let dir = common::scratch("html_bench");
+    let html = dir.join("bench.html");
+    let lib = common::lib_dir();
+    let roundrobin = common::root().join("c_examples/roundrobin.c");
+    let out = poker(&[
+        "bench",
+        roundrobin.to_str().unwrap(),
+        "--games",
+        "12",
+        "--seed",
+        "5",
+        "--json",
+        "--lib-dir",
+        lib.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Deck i is the practice deck of POKER_SEED = 5 + i.
+    let decks: Vec<ContestDeck> = (1..=12).map(|i| ContestDeck::shuffled(5 + i)).collect();
+    let totals: Vec<u8> = decks.iter().map(round_robin_total).collect();
+    let optima: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
+    let mean = totals.iter().map(|&t| f64::from(t)).sum::<f64>() / 12.0;
+    assert!(
+        (json["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+        "{json}"
+    );
+    assert!(json["standard_error"].is_number() && json["stderr"].is_null());
+    let min = *totals.iter().min().unwrap();
+    let min_deck = totals.iter().position(|&t| t == min).unwrap() as u64 + 1;
+    assert_eq!(json["min"], min);
+    assert_eq!(json["min_seed"], 5 + min_deck);
+    let max = *totals.iter().max().unwrap();
+    let max_deck = totals.iter().position(|&t| t == max).unwrap() as u64 + 1;
+    assert_eq!(json["max_seed"], 5 + max_deck);
+
+    let chromium = browser::chromium("the bench page in a browser");
+    let distinct = |v: &[u8]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    let script = r##"
+      var rects = Array.from(doc.querySelectorAll("svg rect"));
+      function bars(fill) { return rects.filter(function (r) { return r.getAttribute("fill") === fill; }).length; }
+      var svg = doc.querySelector("svg").getBoundingClientRect();
+      return { width: doc.documentElement.clientWidth, scroll_width: doc.documentElement.scrollWidth,
+               played: bars("#2E6B3A"), best: bars("#3D5A80"), svg_right: svg.right,
+               mean: doc.getElementById("mean").innerText, texts: doc.body.innerText,
+               svg_texts: Array.from(doc.querySelectorAll("svg text")).map(function (t) { return t.textContent; }).join("|"),
+               smallest_text: Math.min.apply(null, Array.from(doc.querySelectorAll("svg text")).map(function (t) {
+                 return t.getBoundingClientRect().height; })) };
+    "##;
+    for width in [1280, 390] {
+        let page = in_browser(chromium, &html, width, script);
+        assert_eq!(page["width"], width);
+        assert!(
+            page["scroll_width"].as_u64() <= page["width"].as_u64(),
+            "{page}"
+        );
+        assert!(page["svg_right"].as_f64().unwrap() <= f64::from(width) + 0.5);
+        // One bar per distinct total (plus one legend swatch each).
+        assert_eq!(page["played"], distinct(&totals) + 1, "{page}");
+        assert_eq!(page["best"], distinct(&optima) + 1, "{page}");
+        let shown: f64 = page["mean"].as_str().unwrap()["contestant: mean ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((shown - mean).abs() < 0.0006, "{page}");
+        // The chart's text stays readable on a phone (at least 11 px), and
+        // means are written mean ± error, as on the rest of the page.
+        let smallest = page["smallest_text"].as_f64().unwrap();
+        assert!(
+            smallest >= 11.0,
+            "chart text {smallest} px high at {width} px"
+        );
+        let svg_texts = page["svg_texts"].as_str().unwrap();
+        assert!(
+            svg_texts.contains(" ± ") && !svg_texts.contains("+-"),
+            "{svg_texts}"
+        );
+        let texts = page["texts"].as_str().unwrap();
+        assert!(
+            texts.contains(&format!("POKER_SEED={}", 5 + min_deck)),
+            "{texts}"
+        );
+    }
+}
+
+#[test]
+fn bench_fails_when_every_game_fails() {
+    let bad = common::root().join("tests/contestants/bad_column.c");
+    let lib = common::lib_dir();
+    let out = poker(&[
+        "bench",
+        bad.to_str().unwrap(),
+        "--games",
+        "3",
+        "--lib-dir",
+        lib.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(common::stderr(&out).contains("every game failed"));
+    assert!(common::stdout(&out).contains("stderr: poker: rule broken"));
+}
+
+const SVG_SCRIPT: &str = r##"
+  var svg = doc.querySelector("svg");
+  var box = svg.getBoundingClientRect();
+  return {
+    texts: Array.from(svg.querySelectorAll("text")).map(function (t) { return [t.textContent.trim(), t.getAttribute("fill")]; }),
+    lines: Array.from(svg.querySelectorAll("polyline")).map(function (p) {
+      return [p.getAttribute("stroke"), p.getAttribute("points").trim().split(/\s+/).length, p.getAttribute("points").trim()]; }),
+    rects: Array.from(svg.querySelectorAll("rect")).filter(function (r) {
+      var b = r.getBoundingClientRect(); return b.right > box.right + 0.5 || b.bottom > box.bottom + 0.5; }).length
+  };
+"##;
+
+#[test]
+fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
+    let chromium = browser::chromium("the Camicia chart in a browser");
+    let dir = common::scratch("html_camicia");
+    for (a, b, is_loop) in [
+        ("J 2 3", "4 J 5", true),
+        ("2 A 7 8 Q 10", "3 4 5 6 K 9 J", false),
+    ] {
+        let svg = dir.join(if is_loop { "loop.svg" } else { "finished.svg" });
+        let out = poker(&["camicia", "--json", "--svg", svg.to_str().unwrap(), a, b]);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(result["status"] == "loop", is_loop, "{result}");
+        let tricks = result["tricks"].as_u64().unwrap() as usize;
+        let page = in_browser(chromium, &svg, 820, SVG_SCRIPT);
+        let lines = page["lines"].as_array().unwrap();
+        // Player A's and B's lines: the deal, then one point per trick.
+        for color in ["#2E6B3A", "#C62828"] {
+            // The longest of its colour (its legend swatch is 2 points).
+            let line = lines
+                .iter()
+                .filter(|l| l[0] == color)
+                .max_by_key(|l| l[1].as_u64())
+                .unwrap_or_else(|| panic!("no line {color}: {page}"));
+            assert_eq!(line[1], tricks + 1, "{line}");
+        }
+        let texts = page["texts"].to_string();
+        assert_eq!(texts.contains("the loop starts here"), is_loop, "{texts}");
+        assert_eq!(page["rects"], 0);
+    }
+}
+
+#[test]
+fn the_freecell_drawing_shows_the_published_deal_in_colour() {
+    let chromium = browser::chromium("the FreeCell drawing in a browser");
+    let svg = common::scratch("html_freecell").join("deal1.svg");
+    let out = poker(&["freecell", "1", "--svg", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let page = in_browser(chromium, &svg, 760, SVG_SCRIPT);
+    // Deal 1's columns as published (tests/data/freecell/deals.tsv).
+    let published = "JD KD 2S 4C 3S 6D 6S|2D KC KS 5C TD 8S 9C|9H 9S 9D TS 4S 8D 2H|JC 5S QD QH TH QS 6H|5D AD JS 4H 8H 6C|7H QC AS AC 2C 3D|7C KH AH 4D JH 8C|5H 3H 3C 7S 7D TC";
+    let expected: Vec<String> = published
+        .split('|')
+        .flat_map(|c| c.split(' '))
+        .map(|t| {
+            t.replace('T', "10")
+                .replace('S', "\u{2660}")
+                .replace('H', "\u{2665}")
+                .replace('D', "\u{2666}")
+                .replace('C', "\u{2663}")
+        })
+        .collect();
+    let texts = page["texts"].as_array().unwrap();
+    assert_eq!(texts[0][0], "FreeCell deal 1");
+    let cards: Vec<&str> = texts[1..].iter().map(|t| t[0].as_str().unwrap()).collect();
+    assert_eq!(cards, expected);
+    for t in &texts[1..] {
+        let red = t[0].as_str().unwrap().contains(['\u{2665}', '\u{2666}']);
+        assert_eq!(t[1] == "#C62828", red, "{t}");
+    }
+    assert_eq!(page["rects"], 0, "cards inside the drawing");
+}

@@ -1,0 +1,207 @@
+//! Install and discovery: the header's version macros match Cargo.toml, and
+//! `make install-files PREFIX=<temp>` lays out a prefix from which a C
+//! program builds with `pkg-config --cflags --libs libpoker` and runs, and
+//! the installed Python module finds the installed library. Skipped, saying
+//! so, without make or pkg-config.
+
+use crate::common;
+use std::path::Path;
+use std::process::Command;
+
+fn require(tool: &str, test: &str) {
+    common::require_tool(tool, "--version", test, &format!("apt-get install {tool}"));
+}
+
+/// The `version = "..."` of Cargo.toml's [package], read as text.
+fn cargo_toml_version() -> String {
+    let text = std::fs::read_to_string(common::root().join("Cargo.toml")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("version = \""))
+        .expect("a version line");
+    line.trim_start_matches("version = \"")
+        .trim_end_matches('"')
+        .to_string()
+}
+
+fn header_define(header: &str, name: &str) -> String {
+    let prefix = format!("#define {name} ");
+    header
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("{name} missing from poker.h"))
+        .to_string()
+}
+
+#[test]
+fn header_version_macros_match_cargo_toml() {
+    let header = std::fs::read_to_string(common::root().join("include/poker.h")).unwrap();
+    let version = format!(
+        "{}.{}.{}",
+        header_define(&header, "POKER_VERSION_MAJOR"),
+        header_define(&header, "POKER_VERSION_MINOR"),
+        header_define(&header, "POKER_VERSION_PATCH")
+    );
+    assert_eq!(version, cargo_toml_version());
+}
+
+fn install(prefix: &Path) {
+    let _ = std::fs::remove_dir_all(prefix);
+    let output = Command::new("make")
+        .current_dir(common::root())
+        .arg("--no-print-directory")
+        .arg("install-files")
+        .arg(format!("PREFIX={}", prefix.display()))
+        .arg(format!("BUILD_DIR={}", common::lib_dir().display()))
+        .arg(format!("BIN={}", env!("CARGO_BIN_EXE_poker")))
+        .output()
+        .expect("run make");
+    assert!(
+        output.status.success(),
+        "make install-files failed:\n{}{}",
+        common::stdout(&output),
+        common::stderr(&output)
+    );
+}
+
+const PROGRAM: &str = r#"#include <stdio.h>
+#include <string.h>
+#include <poker.h>
+int main(void) {
+    char version[32];
+    int i, v, c, columns[4];
+    PokerGame *game = poker_game_new_text(
+        "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH");
+    sprintf(version, "%d.%d.%d", POKER_VERSION_MAJOR, POKER_VERSION_MINOR, POKER_VERSION_PATCH);
+    if (strcmp(version, poker_version()) != 0) return 2;
+    for (i = 0; i < 20; i++) { poker_game_look(game, &v, &c); poker_game_place(game, i % 4 + 1); }
+    printf("%s %d\n", poker_version(), poker_game_score(game, columns));
+    poker_game_free(game);
+    return 0;
+}
+"#;
+
+#[test]
+fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
+    let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
+    require("make", test);
+    require("pkg-config", test);
+    let prefix = common::scratch("install").join("prefix");
+    install(&prefix);
+    for file in [
+        "include/poker.h",
+        "lib/libpoker.so",
+        "lib/libpoker.a",
+        "lib/pkgconfig/libpoker.pc",
+        "bin/poker",
+        "share/libpoker/pascal/poker.pas",
+        "share/libpoker/python/libpoker.py",
+    ] {
+        assert!(prefix.join(file).is_file(), "{file} not installed");
+    }
+
+    let pkg = |args: &[&str]| {
+        let output = Command::new("pkg-config")
+            .args(args)
+            .arg("libpoker")
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .output()
+            .expect("run pkg-config");
+        assert!(output.status.success(), "{}", common::stderr(&output));
+        common::stdout(&output).trim().to_string()
+    };
+    assert_eq!(pkg(&["--modversion"]), cargo_toml_version());
+    let flags = pkg(&["--cflags", "--libs"]);
+    assert!(
+        flags.contains(&format!("-I{}/include", prefix.display())),
+        "{flags}"
+    );
+
+    let dir = common::scratch("install");
+    let src = dir.join("use_pkg_config.c");
+    std::fs::write(&src, PROGRAM).unwrap();
+    let exe = dir.join("use_pkg_config");
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "cc -std=c99 -Wall -Wextra -pedantic -Werror -o '{}' '{}' $(pkg-config --cflags --libs libpoker)",
+            exe.display(),
+            src.display()
+        ))
+        .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    // The .pc file's rpath finds the installed library (cargo's
+    // LD_LIBRARY_PATH, which points at the build, is removed).
+    let run = Command::new(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    // The contest text's worked example: 11 points.
+    assert_eq!(
+        common::stdout(&run),
+        format!("{} 11\n", cargo_toml_version())
+    );
+
+    let poker = Command::new(prefix.join("bin/poker"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(common::stdout(&poker).contains(&cargo_toml_version()));
+
+    // The installed `poker eval`, run from an empty folder, evaluates the
+    // installed examples against the installed library with no options.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let eval = Command::new(prefix.join("bin/poker"))
+        .args(["eval", "--json", "--decks"])
+        .arg(common::root().join("data/decks.txt"))
+        .current_dir(&empty)
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    assert!(eval.status.success(), "{}", common::stderr(&eval));
+    let json: serde_json::Value = serde_json::from_slice(&eval.stdout).unwrap();
+    let contestants = json["contestants"].as_array().unwrap();
+    let paths: Vec<&str> = contestants
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.contains("share/libpoker/c_examples/")),
+        "{paths:?}"
+    );
+    assert!(
+        contestants.iter().all(|c| c["tests"][0]["status"] == "ok"),
+        "{json}"
+    );
+}
+
+#[test]
+fn the_installed_python_module_finds_the_installed_library() {
+    let test = "the_installed_python_module_finds_the_installed_library";
+    require("make", test);
+    require("python3", test);
+    let prefix = common::scratch("install").join("prefix-python");
+    install(&prefix);
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg("import libpoker; print(libpoker.library_path()); print(libpoker.hand_score([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)]))")
+        .env_remove("LIBPOKER")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONPATH", prefix.join("share/libpoker/python"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let out = common::stdout(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        Path::new(lines[0]).canonicalize().unwrap(),
+        prefix.join("lib/libpoker.so").canonicalize().unwrap()
+    );
+    assert_eq!(lines[1], "8"); // 9S TS JS QS KS: a straight flush
+}

@@ -1,0 +1,31 @@
+//! The integration tests of the `poker` command, run as users run it, with programs linked against the fresh library.
+//! One test binary with a module per subject, so a change links once.
+
+mod browser;
+mod camicia_cli;
+mod camicia_slurm;
+mod camicia_units;
+mod cli;
+#[path = "../../../../tests/common/mod.rs"]
+mod common;
+mod docs;
+mod evaluator;
+mod first_hour;
+mod fork_server;
+mod freecell_cli;
+mod fuzz_regressions;
+mod hand_categories;
+mod html_eval;
+mod html_pictures;
+mod install;
+mod judge_clients;
+mod judge_interact;
+mod judge_package;
+mod lean_library;
+mod load;
+mod pascal;
+mod python;
+mod sandbox_attacks;
+mod sandbox_limits_cli;
+mod shuffle_uniform;
+mod wheel;

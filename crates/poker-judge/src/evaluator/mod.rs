@@ -1,0 +1,450 @@
+//! The reference evaluator: runs contestant programs over the contest's
+//! fixed test decks, scores every game itself, and ranks the contestants
+//! ("Limits and evaluation").
+//!
+//! Each game runs the contestant as a separate process, in its own session,
+//! with the deck held here: the library linked into the contestant asks for
+//! each card over a private channel ([`poker_protocol`]), and [`manager`]
+//! applies the rules with the same [`poker_core::contest::Game`] as practice mode.
+//! Nothing the contestant prints or exits with changes its score.
+//!
+//! With [`RunConfig::fork_server`] (`poker bench`'s default, `poker eval
+//! --fork-server`), each contestant starts once and its library forks a
+//! child per game ([`fork_server`]); each game keeps its own channel,
+//! limits and result, judged by the same rules.
+
+pub mod config;
+pub mod contestant;
+pub mod decks;
+pub mod fork_server;
+pub mod launcher;
+pub mod names;
+mod pid_namespace;
+mod private_root;
+pub mod process;
+pub mod report;
+pub mod results;
+pub mod verdict;
+
+pub use config::RunConfig;
+pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use launcher::{Launcher, Program, SandboxMode};
+pub use process::{Supervisor, become_supervisor};
+pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
+pub use verdict::{Verdict, classify};
+
+use crate::sandbox::Outcome;
+use poker_core::contest::{ContestDeck, Game};
+use poker_core::optimum::deck_optimum;
+use poker_protocol::manager::{self, Ending};
+use poker_protocol::{CHANNEL_ENV, Transport};
+use std::os::fd::AsFd;
+use std::time::{Duration, Instant};
+
+/// The contest's time limit per game.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// How long a contestant may take to exit by itself after its last message
+/// before it is killed (its result is already final by then).
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Plays one game of `program` on `deck` (numbered `number`, 1-based) under
+/// `config`'s launcher and limits, and kills everything the program started
+/// once it is over.
+pub fn play(
+    _supervisor: &Supervisor,
+    program: &Program,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let start = Instant::now();
+    let launched = launch_with_channel(program, &[], &config.limits, config)
+        .and_then(|(running, channel)| Ok((running, Transport::socket(channel)?)));
+    let (running, channel) = match launched {
+        Ok(launched) => launched,
+        Err(e) => return not_started(program, number, e),
+    };
+    let mut result = play_launched(running, channel, None, start, deck, number, config);
+    let hint = library_hint(&result, program, config);
+    if let Some(reason) = result.reason.as_mut() {
+        reason.push_str(&hint);
+    }
+    result
+}
+
+/// Starts `program` under `limits` with the evaluator's channel announced
+/// in its environment (and `env` besides): the running program and the
+/// evaluator's end of the channel.
+pub(crate) fn launch_with_channel(
+    program: &Program,
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    limits: &crate::sandbox::Limits,
+    config: &RunConfig,
+) -> std::io::Result<(process::Running, std::os::fd::OwnedFd)> {
+    let mut program = program.clone();
+    program
+        .env
+        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
+    program.env.extend_from_slice(env);
+    let launch = config.launcher.prepare(&program, limits)?;
+    let mut running = process::spawn(launch, true)?;
+    let channel = running
+        .take_channel()
+        .ok_or_else(|| std::io::Error::other("no channel"))?;
+    Ok((running, channel))
+}
+
+/// Deck `number`'s result when `program` could not be started (`e`).
+pub(crate) fn not_started(program: &Program, number: usize, e: std::io::Error) -> GameResult {
+    GameResult::not_run(
+        number,
+        format!("cannot start {}: {e}", program.path.display()),
+    )
+}
+
+/// Plays one game with a program already started (`running`, its channel
+/// `channel`) at `start`: serves it (`first_line`: a line already read from
+/// the channel), then ends the program and judges the game.
+pub(crate) fn play_launched(
+    running: process::Running,
+    mut channel: Transport<std::os::fd::OwnedFd>,
+    first_line: Option<String>,
+    start: Instant,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let mut game = Game::new(*deck);
+    let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
+    let mut link =
+        fork_server::Prefed::new(first_line, &mut channel, start + config.limits.wall, pidfd);
+    let ending = manager::serve_link(&mut link, &mut game);
+    drop(channel);
+    let seconds = start.elapsed().as_secs_f64();
+    let grace = match ending {
+        Ending::TimedOut => Duration::ZERO,
+        _ => EXIT_GRACE,
+    };
+    let (outcome, _stdout, stderr) = running.finish(grace);
+    conclude(
+        &game,
+        ending,
+        outcome.as_ref(),
+        &stderr,
+        seconds,
+        number,
+        config,
+    )
+}
+
+/// The result of a game that ended with `ending` on the channel and
+/// `outcome` for its program, `stderr` what it wrote there.
+pub(crate) fn conclude(
+    game: &Game,
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    stderr: &[u8],
+    seconds: f64,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let mut result = GameResult::not_run(number, String::new());
+    result.seconds = seconds;
+    let kept = stderr.len().saturating_sub(STDERR_KEPT);
+    result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
+    if let Some(usage) = outcome.map(|o| &o.usage) {
+        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+        result.peak_memory = usage.peak_memory;
+    }
+    result.placements = game.placements();
+    result.board = std::array::from_fn(|i| {
+        game.board()
+            .column(i)
+            .iter()
+            .map(|card| card.to_string())
+            .collect()
+    });
+    if let Ending::Finished(total) = ending {
+        result.score = total;
+    }
+    let (status, reason) = judge(ending, outcome, game.placements(), config);
+    result.status = status;
+    result.reason = reason;
+    result
+}
+
+/// Why a program that the loader could not start (exit status 127, no
+/// placement, `libpoker.so` named in its stderr) failed in the sandbox, and
+/// what to do; empty otherwise.
+fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> String {
+    let sandboxed = matches!(config.launcher, Launcher::Bubblewrap { .. });
+    let loader_failed = result.status == Status::Incomplete
+        && result.placements == 0
+        && result.stderr.contains("libpoker.so")
+        && result.stderr.contains("cannot open shared object file");
+    let library = program
+        .files
+        .iter()
+        .find(|f| f.file_name().is_some_and(|n| n == "libpoker.so"));
+    match library.and_then(|l| l.parent()) {
+        Some(dir) if sandboxed && loader_failed => format!(
+            " (the loader found no libpoker.so: the sandbox provides only the one of --lib-dir, \
+             {}; build the program against that folder, or pass --lib-dir with the folder \
+             it was linked against)",
+            dir.display()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// How a game ended, from what the channel saw (`ending`) and how the
+/// program ended (`outcome`, `None` when it was still running when killed).
+/// A finished game stays scored whatever the program did afterwards; the
+/// memory and CPU limits are named from the sandbox's own measures.
+fn judge(
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    placements: usize,
+    config: &RunConfig,
+) -> (Status, Option<String>) {
+    let placed = match placements {
+        1 => "1 placement".to_string(),
+        n => format!("{n} placements"),
+    };
+    let limits = &config.limits;
+    match ending {
+        Ending::Finished(_) => return (Status::Ok, None),
+        Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
+        Ending::Protocol(what) => {
+            return (
+                Status::Violation,
+                Some(format!("protocol broken after {placed}: {what}")),
+            );
+        }
+        Ending::Failed(what) => return (Status::Error, Some(what)),
+        Ending::TimedOut | Ending::Closed | Ending::Exited => {}
+    }
+    let timed_out = matches!(ending, Ending::TimedOut);
+    match classify(outcome, timed_out, limits) {
+        Verdict::Memory => (
+            Status::Memory,
+            Some(format!(
+                "memory limit of {} exceeded after {placed}",
+                crate::size::format_size(limits.memory)
+            )),
+        ),
+        Verdict::CpuTime => (
+            Status::CpuTime,
+            Some(format!(
+                "CPU time limit of {} s exceeded after {placed}",
+                limits.cpu.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime if timed_out => (
+            Status::Timeout,
+            Some(format!(
+                "time limit of {} s exceeded after {placed}",
+                limits.wall.as_secs_f64()
+            )),
+        ),
+        Verdict::WallTime => (
+            Status::Incomplete,
+            Some(format!("closed its channel after {placed}")),
+        ),
+        Verdict::FailedToStart(why) => (
+            Status::Error,
+            Some(format!("the sandbox failed to start the program: {why}")),
+        ),
+        Verdict::Signaled(signal) => (
+            Status::Crash,
+            Some(format!("killed by {} after {placed}", signal_name(signal))),
+        ),
+        Verdict::FileSize => (
+            Status::Crash,
+            Some(format!(
+                "killed by {} after {placed}",
+                signal_name(libc::SIGXFSZ)
+            )),
+        ),
+        Verdict::Exited(code) => (
+            Status::Incomplete,
+            Some(format!("exited with status {code} after {placed}")),
+        ),
+    }
+}
+
+/// A signal's conventional name, e.g. `SIGSEGV (11)`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => "signal",
+    };
+    format!("{name} ({signal})")
+}
+
+/// Plays `program` once on each of `count` decks (deck `i`, 1-based, is
+/// `deck_of(i)`), `config.jobs` games at a time, calling `on_game` after
+/// each (from any thread, in any order; nothing is kept here, so memory
+/// stays flat however many games). With `config.fork_server`, each job
+/// runs one fork server of the program ([`fork_server`]); otherwise each
+/// game is a fresh process. Used to measure a contestant on many random
+/// decks (`poker bench`). Returns where the games were played.
+pub fn play_many(
+    supervisor: &Supervisor,
+    program: &Program,
+    count: usize,
+    deck_of: impl Fn(usize) -> ContestDeck + Sync,
+    config: &RunConfig,
+    on_game: impl Fn(GameResult) + Sync,
+) -> std::io::Result<fork_server::Processes> {
+    let _sigpipe = process::SigpipeIgnored::new();
+    let jobs = config.jobs.max(1).min(count.max(1));
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let take = || {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (i <= count).then(|| (i, deck_of(i)))
+    };
+    let worker = || {
+        if config.fork_server {
+            fork_server::play_through_server(supervisor, program, config, take, &on_game)
+        } else {
+            let mut fresh = 0;
+            while let Some((i, deck)) = take() {
+                on_game(play(supervisor, program, &deck, i, config));
+                fresh += 1;
+            }
+            fork_server::Processes {
+                fresh,
+                ..Default::default()
+            }
+        }
+    };
+    let mut processes = fork_server::Processes::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(worker)).collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => processes.add(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    Ok(processes)
+}
+
+/// The order [`evaluate`] plays its games in: every `(contestant, deck)`
+/// pair (0-based), shuffled by a ChaCha8 generator seeded with `seed`
+/// (rand 0.9 `SliceRandom::shuffle`). A spy's game is followed by any
+/// contestant's, so the moment it ends tells no chosen friend anything.
+pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, usize)> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut order: Vec<(usize, usize)> = (0..contestants)
+        .flat_map(|c| (0..decks).map(move |d| (c, d)))
+        .collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    order
+}
+
+/// Runs every contestant over every deck, one game at a time (so timing is
+/// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
+/// calling `on_game` after each game, and ranks the results (each
+/// contestant's games in deck order). Each game also carries its deck's
+/// hindsight optimum (the best possible score).
+pub fn evaluate(
+    supervisor: &Supervisor,
+    contestants: &[Contestant],
+    decks: &[ContestDeck],
+    config: &RunConfig,
+    mut on_game: impl FnMut(&Contestant, &GameResult),
+) -> std::io::Result<Vec<ContestantResult>> {
+    let _sigpipe = process::SigpipeIgnored::new();
+    let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
+    let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
+    let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let mut record = |c: usize, game: GameResult| {
+        let i = game.deck - 1;
+        let game = GameResult {
+            best_possible: Some(best[i]),
+            ..game
+        };
+        on_game(&contestants[c], &game);
+        games[c][i] = Some(game);
+    };
+    if config.fork_server {
+        // One server per contestant plays all of its games, so the shuffle
+        // orders the contestants (by their first game in `order`) and, for
+        // each, its decks.
+        let mut seen = vec![false; contestants.len()];
+        for &(c, _) in &order {
+            if std::mem::replace(&mut seen[c], true) {
+                continue;
+            }
+            let mut mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
+            match &contestants[c].program {
+                Ok(program) => {
+                    let next = || mine.next().map(|i| (i + 1, decks[i]));
+                    fork_server::play_through_server(supervisor, program, config, next, |game| {
+                        record(c, game)
+                    });
+                }
+                Err(why) => mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.clone()))),
+            }
+        }
+    } else {
+        for (c, i) in order {
+            let game = match &contestants[c].program {
+                Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+                Err(why) => GameResult::not_run(i + 1, why.clone()),
+            };
+            record(c, game);
+        }
+    }
+    let mut results = Vec::new();
+    for (contestant, tests) in contestants.iter().zip(games) {
+        let tests: Vec<GameResult> = tests.into_iter().flatten().collect();
+        results.push(ContestantResult {
+            name: contestant.name.clone(),
+            path: contestant.source.display().to_string(),
+            not_run: contestant.program.clone().err(),
+            total: tests.iter().map(|t| u32::from(t.score)).sum(),
+            rank: 0,
+            best_possible: best.iter().map(|&b| u32::from(b)).sum(),
+            scaled: 0,
+            tests,
+        });
+    }
+    rank(&mut results);
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game_order;
+
+    #[test]
+    fn the_game_order_is_a_seeded_permutation_of_every_game() {
+        let order = game_order(3, 4, 7);
+        let mut sorted = order.clone();
+        sorted.sort();
+        let all: Vec<(usize, usize)> = (0..3).flat_map(|c| (0..4).map(move |d| (c, d))).collect();
+        assert_eq!(sorted, all);
+        assert_eq!(game_order(3, 4, 7), order);
+        // Not contestant after contestant, and another seed, another order
+        // (for these seeds; a coincidence would have odds of 1 in 12!).
+        assert_ne!(order, all);
+        assert_ne!(game_order(3, 4, 8), order);
+    }
+}

@@ -1,0 +1,73 @@
+//! The input validator's decision: is a test's input exactly one deck, in
+//! the one format the package writes?
+
+use poker_core::contest::ContestDeck;
+
+/// The largest input the validator reads; a deck line is 72 bytes.
+pub const MAX_INPUT: u64 = 4096;
+
+/// A test's input for `deck`, as the problem package writes it: the deck's
+/// 24 cards as upper-case two-letter tokens separated by single spaces, and
+/// one newline.
+pub fn test_input(deck: &ContestDeck) -> String {
+    format!("{deck}\n")
+}
+
+/// The deck of a valid test input, or why `bytes` are not one.
+///
+/// Valid is exactly one line: the 24 cards of the contest deck (9, T, J, Q,
+/// K, A of S, H, D, C, each once), as upper-case two-letter tokens separated
+/// by single spaces, ending with one newline and nothing after it (what
+/// [`test_input`] writes). No comments, blank lines, lower case, `10` or
+/// carriage returns.
+pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, String> {
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!("longer than {MAX_INPUT} bytes"));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    let line = text
+        .strip_suffix('\n')
+        .ok_or("the input does not end with a newline")?;
+    if line.contains('\n') {
+        return Err("more than one line".into());
+    }
+    let deck = ContestDeck::parse(line).map_err(|e| e.to_string())?;
+    if deck.to_string() != line {
+        return Err(format!(
+            "not in the exact format: expected {:?}",
+            deck.to_string()
+        ));
+    }
+    Ok(deck)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_canonical_line_is_valid() {
+        let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
+        let deck = validate_input(format!("{line}\n").as_bytes()).unwrap();
+        assert_eq!(deck.to_string(), line);
+        for bad in [
+            line.to_string(),
+            format!("{line}\n\n"),
+            format!("{line} \n"),
+            format!(" {line}\n"),
+            format!("{}\n", line.to_lowercase()),
+            format!("{}\n", line.replace("AC", "AS")),
+            format!("{}\n", line.replace(" AC", "")),
+            format!("{}\n", line.replace(' ', "  ")),
+            format!("{}\n", line.replace("TS", "10S")),
+            format!("{line} # deck 1\n"),
+            format!("{line}\r\n"),
+            "\n".to_string(),
+            String::new(),
+        ] {
+            assert!(validate_input(bad.as_bytes()).is_err(), "{bad:?}");
+        }
+        assert!(validate_input(b"\xff\n").is_err());
+        assert!(validate_input(&[b'9'; 5000]).is_err());
+    }
+}

@@ -1,0 +1,51 @@
+//! The private channel between the evaluator (the manager) and the library
+//! linked into a contestant (the stub), in the manner of CMS "communication"
+//! tasks: the manager holds the deck and answers one request at a time, so
+//! the contestant's process never holds a card before it is turned.
+//!
+//! The evaluator starts the contestant with one end of a Unix socket pair
+//! and names its file descriptor in [`CHANNEL_ENV`] (`3`); a judge may
+//! instead give two pipes, named `READ,WRITE` (e.g. `0,1`). The variable
+//! carries no deck. Messages are single ASCII lines of at most [`MAX_LINE`]
+//! bytes:
+//!
+//! | stub -> manager | meaning | manager -> stub |
+//! |---|---|---|
+//! | `S` | `p_startgame()` | `OK` |
+//! | `L` | `p_look(&v, &c)` | `C <value> <color>` |
+//! | `N` | `p_look` with a NULL pointer | `V <message>` |
+//! | `P <column>` | `p_place(column)` | `OK`, or `END <total>` after the 20th |
+//!
+//! Any broken rule is answered `V <message>`: the stub prints the message
+//! and exits; the manager has already scored the game 0.
+//!
+//! The protocol comes in two layers: [`LineAssembler`] and the messages
+//! turn bytes into requests or replies without any I/O (and are what the
+//! fuzzers drive); [`Transport`] moves lines over a reader and a writer
+//! descriptor, with a deadline and a watch on the peer's exit.
+//!
+//! Version 2 adds the fork server ([`server`]): one process per contestant
+//! forks a child per game, each child playing over a socket of its own
+//! exactly as above.
+//!
+//! [`manager`] is the manager's side: it serves one game over any [`manager::Link`]
+//! (the evaluator's socket, or the judge's interactor in memory) with the
+//! one rule checker of `poker_core::contest`.
+#![deny(missing_docs)]
+
+mod assembly;
+pub mod manager;
+mod message;
+pub mod server;
+mod transport;
+
+pub use assembly::{Breach, LineAssembler};
+pub use message::{Reply, Request};
+pub use transport::{ChannelFds, Received, Transport};
+
+/// The environment variable naming the stub's channel: one file descriptor
+/// (a socket, both directions) or `READ,WRITE` (two pipes).
+pub const CHANNEL_ENV: &str = "POKER_MANAGER_FD";
+
+/// The longest line either side sends or accepts, newline included.
+pub const MAX_LINE: usize = 256;
