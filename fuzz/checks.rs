@@ -915,6 +915,7 @@ pub fn interactor(data: &[u8]) {
                 assert!(played.game.placements() < 20);
             }
             Verdict::JudgeError(what) => panic!("a judge error in memory: {what}"),
+            other => panic!("a verdict the checks do not know: {other:?}"),
         }
         // Only the last reply may end the game.
         for reply in replies.iter().rev().skip(1) {

@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use poker::contest::{ContestDeck, Game};
-use poker::ffi::runtime::{Session, Step};
+use poker::ffi::{Session, Step};
 use poker_protocol::manager::{self, Ending};
 use poker_protocol::{Request, Transport};
 use std::os::fd::OwnedFd;

@@ -400,6 +400,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let mode = match work {
         Work::Range { start, end } => format!("range {start}..{end}"),
         Work::Random { seed, .. } => format!("random, seed {seed}"),
+        _ => "search".to_string(),
     };
     if args.json {
         for (i, game) in report.best.iter().enumerate() {

@@ -6,6 +6,7 @@ use std::fmt;
 
 /// Why the bytes received break the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Breach {
     /// No newline within [`MAX_LINE`] bytes.
     TooLong,

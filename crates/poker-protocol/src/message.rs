@@ -17,6 +17,7 @@ pub enum Request {
 
 /// The manager's answer to a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reply {
     /// The call was accepted.
     Ok,

@@ -41,6 +41,7 @@ pub const FORK_SERVER_VERSION: u32 = 2;
 
 /// A line from the fork server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ServerLine {
     /// `HELLO <version>`: the server is ready for its first game.
     Hello(u32),

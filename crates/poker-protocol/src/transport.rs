@@ -39,6 +39,7 @@ impl ChannelFds {
 
 /// What [`Transport::receive`] got.
 #[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Received {
     /// One whole line, without its newline.
     Line(String),

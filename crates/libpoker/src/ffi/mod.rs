@@ -8,13 +8,19 @@
 pub mod camicia;
 pub mod contest;
 pub mod error;
-pub mod fork_server;
+pub(crate) mod fork_server;
 pub mod freecell;
 pub mod game;
 pub mod hand;
 pub mod optimum;
-pub mod runtime;
+pub(crate) mod runtime;
 pub mod version;
+
+/// The per-process runtime behind `p_*`, public only to the benchmarks
+/// (feature `bench`): not part of the library's API.
+#[cfg(feature = "bench")]
+#[doc(hidden)]
+pub use runtime::{Session, Step};
 
 use crate::cards::{Card, CardError};
 use crate::contest::decode_card;

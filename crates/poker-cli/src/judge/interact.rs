@@ -65,6 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Verdict::JudgeError(what) => {
             anyhow::bail!("the channel failed on the interactor's side: {what}")
         }
+        _ => anyhow::bail!("the interactor gave a verdict this command does not know"),
     };
     write_feedback(feedback, "judgemessage.txt", &message)?;
     Ok(ExitCode::from(code))

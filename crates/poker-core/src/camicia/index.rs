@@ -28,6 +28,7 @@ pub struct Deal([u8; DEAL_CARDS]);
 
 /// Why a penalty list is not a standard deal.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DealError {
     /// A deck does not hold 26 cards: `(a's length, b's length)`.
     Lengths(usize, usize),

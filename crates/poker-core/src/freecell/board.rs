@@ -10,6 +10,7 @@ const ROW_LENGTHS: [usize; 7] = [8, 8, 8, 8, 8, 8, 4];
 
 /// What is wrong with a board's shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ShapeProblem {
     /// One line of a column or row layout has the wrong number of cards.
     WrongLength {
@@ -47,6 +48,7 @@ impl fmt::Display for ShapeProblem {
 
 /// Why a text is not a FreeCell board.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BoardError {
     /// A token that is not a card.
     BadToken {

@@ -50,6 +50,7 @@ const LCG_ADD: u32 = 2531011;
 /// The three rules for reading a draw from the generator's state; which one
 /// applies depends on the deal number only (spec table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DealRange {
     /// 1..=2^31-1, Microsoft's deals: seed `n`, draw `(state >> 16) & 0x7FFF`.
     Microsoft,
@@ -100,6 +101,7 @@ pub struct DealNumber(u64);
 
 /// Why a deal number was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DealNumberError {
     /// A number with no deal: 0, negative, or 2^33 and above.
     OutOfRange(i128),

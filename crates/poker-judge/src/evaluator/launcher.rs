@@ -12,6 +12,7 @@ use std::process::{Command, ExitStatus};
 
 /// The `--sandbox` choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SandboxMode {
     /// Every program runs in the sandbox; no bubblewrap is an error.
     On,
@@ -47,6 +48,7 @@ pub struct Program {
 
 /// How programs of one evaluation are started.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Launcher {
     /// Plain processes of the evaluator's user, limited by per-process
     /// rlimits (CPU time, open files) and the wall-clock timer only.

@@ -7,6 +7,7 @@ use serde::Serialize;
 /// How a game ended for the contestant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Status {
     /// 20 cards placed; scored.
     Ok,

@@ -5,6 +5,7 @@ use crate::sandbox::{Ending, Limits, Outcome};
 
 /// How a run ended, with the limits named.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// It exited by itself with this code.
     Exited(i32),

@@ -15,6 +15,7 @@ pub const PATIENCE: Duration = Duration::from_secs(600);
 
 /// How the judge scores one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// The 20th card was placed: the total (0..=32) is the test's score.
     Accepted {

@@ -79,6 +79,7 @@ pub fn probe_jail() -> Result<(PathBuf, JailFacts), String> {
 
 /// How a game's program ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ending {
     /// The program exited with this code (0–255).
     Exited(i32),

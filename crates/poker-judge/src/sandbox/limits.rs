@@ -54,6 +54,7 @@ impl Limits {
 /// What an rlimit counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RlimitScope {
     /// Each process on its own.
     Process,
@@ -64,6 +65,7 @@ pub enum RlimitScope {
 /// How one limit is enforced.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Enforcement {
     /// By the kernel through a cgroup of the game (version 1 or 2).
     Cgroup {

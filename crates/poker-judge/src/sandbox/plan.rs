@@ -27,6 +27,7 @@ pub struct PassedFds {
 
 /// What a jail sees of the host's system files.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SystemView {
     /// The host's `/usr` read-only, and of `/etc` the files named (a
     /// compiler's view: it cannot see decks nor run contestant code).

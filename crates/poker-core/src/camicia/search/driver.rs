@@ -18,6 +18,7 @@ const BLOCKS_PER_THREAD: u64 = 16;
 
 /// Which deals a search simulates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Work {
     /// Every deal with index `start <= i < end`, an exhaustive and
     /// self-contained work unit. Indices from [`DEAL_COUNT`] on are ignored.
