@@ -24,7 +24,7 @@ pub struct CardList {
 
 impl CardList {
     /// Distinct cards of the 52-card deck, any number of them.
-    pub const ANY: CardList = CardList {
+    pub(crate) const ANY: CardList = CardList {
         lowest: Rank::TWO,
         counts: &[],
     };
@@ -39,7 +39,7 @@ impl CardList {
         counts: &[5],
     };
     /// The contest's whole deck: its 24 cards (9..A of four suits) once each.
-    pub const CONTEST_DECK: CardList = CardList {
+    pub(crate) const CONTEST_DECK: CardList = CardList {
         lowest: Rank::NINE,
         counts: &[24],
     };
@@ -90,7 +90,7 @@ impl CardList {
     }
 
     /// Checks a list of cards already decoded.
-    pub fn validate_cards(&self, cards: &[Card]) -> Result<Vec<Card>, CardError> {
+    pub(crate) fn validate_cards(&self, cards: &[Card]) -> Result<Vec<Card>, CardError> {
         self.validate(cards.iter().copied().map(Ok))
     }
 

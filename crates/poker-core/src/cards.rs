@@ -42,7 +42,7 @@ impl Suit {
     }
 
     /// Parses a suit letter, case-insensitive.
-    pub fn from_letter(c: char) -> Option<Suit> {
+    pub(crate) fn from_letter(c: char) -> Option<Suit> {
         match c.to_ascii_uppercase() {
             'C' => Some(Suit::Clubs),
             'D' => Some(Suit::Diamonds),
@@ -60,7 +60,7 @@ pub struct Rank(u8);
 
 impl Rank {
     /// Deuce (2).
-    pub const TWO: Rank = Rank(2);
+    pub(crate) const TWO: Rank = Rank(2);
     /// Nine (9), the lowest rank of the contest deck.
     pub const NINE: Rank = Rank(9);
     /// Ten (10).
@@ -105,7 +105,7 @@ impl Rank {
     }
 
     /// Parses a rank symbol: `2`..`9`, `T` or `10`, `J`, `Q`, `K`, `A` (any case).
-    pub fn from_symbol(s: &str) -> Option<Rank> {
+    pub(crate) fn from_symbol(s: &str) -> Option<Rank> {
         let value = match s.to_ascii_uppercase().as_str() {
             "T" | "10" => 10,
             "J" => 11,

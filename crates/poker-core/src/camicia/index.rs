@@ -10,9 +10,9 @@ use super::card::notation;
 use std::fmt;
 
 /// Cards in a standard deal.
-pub const DEAL_CARDS: usize = 52;
+pub(crate) const DEAL_CARDS: usize = 52;
 /// Cards per player in a standard deal.
-pub const HAND_CARDS: usize = 26;
+pub(crate) const HAND_CARDS: usize = 26;
 /// Number of distinct 52-card deals: 52! / (4!^4 36!) =
 /// 653,534,134,886,878,245,000.
 pub const DEAL_COUNT: u128 = 653_534_134_886_878_245_000;

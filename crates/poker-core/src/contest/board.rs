@@ -65,7 +65,7 @@ impl Board {
     }
 
     /// Whether every column holds five cards.
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.heights
             .iter()
             .all(|&h| usize::from(h) == COLUMN_HEIGHT)

@@ -18,7 +18,7 @@ pub enum Call {
 
 impl Call {
     /// The C name: `p_startgame`, `p_look` or `p_place`.
-    pub fn c_name(self) -> &'static str {
+    pub(crate) fn c_name(self) -> &'static str {
         match self {
             Call::StartGame => "p_startgame",
             Call::Look => "p_look",

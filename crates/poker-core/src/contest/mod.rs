@@ -19,6 +19,6 @@ pub const DECK_SIZE: usize = 24;
 /// Columns on the board.
 pub const COLUMNS: usize = 4;
 /// Cards per column at the end of a game.
-pub const COLUMN_HEIGHT: usize = 5;
+pub(crate) const COLUMN_HEIGHT: usize = 5;
 /// Placements in a game (4 columns x 5 cards); the last 4 cards are never seen.
 pub const PLACEMENTS: usize = COLUMNS * COLUMN_HEIGHT;

@@ -29,7 +29,7 @@ pub struct RunConfig {
 }
 
 /// The default time limit of a compilation.
-pub const DEFAULT_COMPILE_TIME: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_COMPILE_TIME: Duration = Duration::from_secs(30);
 
 /// The default limits of a compilation: 30 s, 1 GiB of memory, 64
 /// processes, 256 MiB of temporary files, 256 open files.

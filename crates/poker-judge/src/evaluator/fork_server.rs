@@ -105,7 +105,7 @@ fn wait_any(fds: &[BorrowedFd<'_>], deadline: Instant) -> Option<usize> {
 }
 
 /// A running fork server.
-pub struct Server {
+pub(crate) struct Server {
     running: Running,
     channel: OwnedFd,
 }
@@ -422,7 +422,7 @@ impl Processes {
 /// Plays the decks that `next` hands out (number, deck) through one fork
 /// server of `program`, calling `on_game` after each; falls back to fresh
 /// processes as the module says. Returns where the games were played.
-pub fn play_through_server(
+pub(crate) fn play_through_server(
     supervisor: &super::Supervisor,
     program: &Program,
     config: &RunConfig,

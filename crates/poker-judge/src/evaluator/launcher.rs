@@ -188,12 +188,12 @@ impl Launch {
 
     /// Whether the command already marks every inherited descriptor
     /// close-on-exec itself (the sandbox does, before it passes its own).
-    pub fn closes_inherited_fds(&self) -> bool {
+    pub(crate) fn closes_inherited_fds(&self) -> bool {
         self.jail.is_some()
     }
 
     /// Whether the run is in the bubblewrap sandbox.
-    pub fn is_sandboxed(&self) -> bool {
+    pub(crate) fn is_sandboxed(&self) -> bool {
         self.jail.is_some()
     }
 

@@ -275,7 +275,7 @@ fn judge(
 }
 
 /// A signal's conventional name, e.g. `SIGSEGV (11)`.
-pub fn signal_name(signal: i32) -> String {
+pub(crate) fn signal_name(signal: i32) -> String {
     let name = match signal {
         libc::SIGSEGV => "SIGSEGV",
         libc::SIGABRT => "SIGABRT",

@@ -39,7 +39,7 @@ use rustix::thread::UnshareFlags;
 /// What the child needs, known before the fork (nothing is allocated
 /// between fork and exec).
 #[derive(Clone, Copy, Debug)]
-pub struct PidNamespace {
+pub(crate) struct PidNamespace {
     root: bool,
 }
 
@@ -115,7 +115,7 @@ impl PidNamespace {
 
     /// To call in a command's `pre_exec`, before anything that must apply
     /// to the program itself (it returns only in the program's process).
-    pub fn enter(&self) -> io::Result<()> {
+    pub(crate) fn enter(&self) -> io::Result<()> {
         rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
         // SAFETY: a new PID (and user) namespace changes no memory of this
         // single-threaded child; file descriptors are untouched. A refusal

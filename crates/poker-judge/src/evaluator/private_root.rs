@@ -29,7 +29,7 @@ const SKIPPED_DIRS: &[&str] = &["test", "tests", "idle_test", "__phello__"];
 ///
 /// Errors (a "not run" reason): see [`needed_files`], or the copies could
 /// not be made.
-pub fn privatize(
+pub(crate) fn privatize(
     program: &mut Program,
     python: bool,
     lib_dirs: &[PathBuf],

@@ -22,10 +22,10 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
-pub const CHANNEL_FD: RawFd = 3;
+pub(crate) const CHANNEL_FD: RawFd = 3;
 
 /// How much of each output stream is kept for the report: the last bytes.
-pub const OUTPUT_CAP: usize = 16 * 1024;
+pub(crate) const OUTPUT_CAP: usize = 16 * 1024;
 
 /// A running contestant.
 pub struct Running {
@@ -199,7 +199,7 @@ impl Running {
     }
 
     /// The manager's end of the channel (once).
-    pub fn take_channel(&mut self) -> Option<OwnedFd> {
+    pub(crate) fn take_channel(&mut self) -> Option<OwnedFd> {
         self.channel.take()
     }
 
@@ -210,7 +210,7 @@ impl Running {
 
     /// Waits until the main process has exited or `deadline` passed;
     /// whether it exited.
-    pub fn wait_until(&self, deadline: Instant) -> bool {
+    pub(crate) fn wait_until(&self, deadline: Instant) -> bool {
         let Some(pidfd) = &self.pidfd else {
             return false;
         };

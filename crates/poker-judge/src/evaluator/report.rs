@@ -95,7 +95,7 @@ pub fn canonical_decks(decks: &[ContestDeck]) -> String {
 
 /// `word` quoted for a POSIX shell when it needs it (`'...'`); a leading
 /// `NAME=` of an environment setting stays outside the quotes.
-pub fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     let plain = |w: &str| {
         !w.is_empty()
             && w.chars()
@@ -314,7 +314,7 @@ pub fn failures(games: &[GameResult]) -> Vec<Failure> {
 }
 
 /// `decks` as a short list: `3`, `1, 4`, `1-10`.
-pub fn deck_list(decks: &[usize]) -> String {
+pub(crate) fn deck_list(decks: &[usize]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < decks.len() {

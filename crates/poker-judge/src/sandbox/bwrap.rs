@@ -235,7 +235,7 @@ impl Jail {
     /// Limits the size of every file the program and its children write
     /// (`RLIMIT_FSIZE`, in bytes): past it the write fails and the writer
     /// gets SIGXFSZ. Call before [`Jail::command`].
-    pub fn limit_file_size(&mut self, bytes: u64) {
+    pub(crate) fn limit_file_size(&mut self, bytes: u64) {
         self.file_size = Some(bytes);
     }
 
@@ -406,7 +406,7 @@ impl Jail {
 
     /// How this jail enforces limits: its cgroup's controllers (or why it
     /// has none) and whether it runs as a leased uid.
-    pub fn facts(&self) -> JailFacts {
+    pub(crate) fn facts(&self) -> JailFacts {
         JailFacts {
             cgroup: self.cgroup.as_ref().map(|c| CgroupFacts {
                 version: c.version(),

@@ -412,18 +412,18 @@ impl GameCgroup {
     }
 
     /// Whether the memory limit is enforced by this cgroup.
-    pub fn limits_memory(&self) -> bool {
+    pub(crate) fn limits_memory(&self) -> bool {
         self.memory.is_some()
     }
 
     /// Whether the process limit is enforced by this cgroup.
-    pub fn limits_processes(&self) -> bool {
+    pub(crate) fn limits_processes(&self) -> bool {
         self.pids.is_some()
     }
 
     /// Moves the process `pid` (as this process sees it) into the cgroup, in
     /// every hierarchy: a fork server's child, which cannot move itself.
-    pub fn admit(&self, pid: u32) -> io::Result<()> {
+    pub(crate) fn admit(&self, pid: u32) -> io::Result<()> {
         let text = pid.to_string();
         for fd in &self.join.procs {
             rustix::io::write(&**fd, text.as_bytes())?;
@@ -432,7 +432,7 @@ impl GameCgroup {
     }
 
     /// The open `cgroup.procs` files, for joining in a `pre_exec` closure.
-    pub fn join_fds(&self) -> CgroupJoin {
+    pub(crate) fn join_fds(&self) -> CgroupJoin {
         self.join.clone()
     }
 
@@ -465,7 +465,7 @@ impl GameCgroup {
     /// The memory charged to the cgroup now, in bytes:
     /// `memory.usage_in_bytes` (v1) or `memory.current` (v2); `None`
     /// without a memory cgroup.
-    pub fn memory_usage(&self) -> Option<u64> {
+    pub(crate) fn memory_usage(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
         single(&dir.join(if self.version == 1 {
             "memory.usage_in_bytes"
@@ -509,7 +509,7 @@ impl GameCgroup {
     /// before the game) works for the game beyond the game's limits.
     ///
     /// Errors: `Unsupported` without a freezer; the kernel's, if it refuses.
-    pub fn freeze(&self, frozen: bool) -> io::Result<()> {
+    pub(crate) fn freeze(&self, frozen: bool) -> io::Result<()> {
         let Some(dir) = &self.freezer else {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,
@@ -527,7 +527,7 @@ impl GameCgroup {
     /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
     /// on v2 kernels that have it), repeating for processes forked meanwhile,
     /// for at most a second.
-    pub fn kill_all(&self) {
+    pub(crate) fn kill_all(&self) {
         // A process frozen by a v1 freezer does not die until it is thawed.
         if self.version == 1 && self.freezer.is_some() {
             let _ = self.freeze(false);

@@ -130,7 +130,7 @@ impl Image {
     /// bubblewrap's arguments binding the copies read-only where the
     /// program expects them: each top folder as a whole (`/usr`, the
     /// library folder's...), files under `/tmp` one by one.
-    pub fn bwrap_args(&self) -> Vec<OsString> {
+    pub(crate) fn bwrap_args(&self) -> Vec<OsString> {
         let mut args = Vec::new();
         for (host, inside) in &self.binds {
             args.extend([OsString::from("--ro-bind"), host.into(), inside.into()]);

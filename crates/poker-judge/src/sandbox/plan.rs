@@ -14,7 +14,7 @@ use super::reaper::REAPER_PATH;
 
 /// The descriptors a jail hands to bubblewrap, by number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PassedFds {
+pub(crate) struct PassedFds {
     /// bubblewrap's JSON status channel (`--json-status-fd`).
     pub status: i32,
     /// The compiled seccomp filter (`--seccomp`).
@@ -28,7 +28,7 @@ pub struct PassedFds {
 /// What a jail sees of the host's system files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum SystemView {
+pub(crate) enum SystemView {
     /// The host's `/usr` read-only, and of `/etc` the files named (a
     /// compiler's view: it cannot see decks nor run contestant code).
     Host {
@@ -44,7 +44,7 @@ pub enum SystemView {
 /// `system`, `/proc`, `/dev`, a `/tmp` of `limits.tmp_size` bytes, the
 /// caller's `mount_args`, the reaper, the seccomp filter. `/lib`, `/lib64`,
 /// `/bin` and `/sbin` are links into `/usr` in both views.
-pub fn bwrap_options(
+pub(crate) fn bwrap_options(
     limits: &Limits,
     system: &SystemView,
     mount_args: &[OsString],
@@ -112,7 +112,7 @@ pub fn bwrap_options(
 
 /// The rest of bubblewrap's command line: the environment (`base` then
 /// `env`) and `-- REAPER FD PROGRAM ARGS...`.
-pub fn bwrap_command_tail(
+pub(crate) fn bwrap_command_tail(
     base: &[(&str, &str)],
     env: &[(OsString, OsString)],
     reaper_channel: i32,
