@@ -13,6 +13,7 @@
 //! child per game ([`fork_server`]); each game keeps its own channel,
 //! limits and result, judged by the same rules.
 
+mod affinity;
 pub mod config;
 pub mod contestant;
 pub mod decks;
@@ -300,7 +301,8 @@ pub fn signal_name(signal: i32) -> String {
 /// each (from any thread, in any order; nothing is kept here, so memory
 /// stays flat however many games). With `config.fork_server`, each job
 /// runs one fork server of the program ([`fork_server`]); otherwise each
-/// game is a fresh process. Used to measure a contestant on many random
+/// game is a fresh process. Each job's thread, and so the programs it
+/// starts, runs on a CPU of its own ([`affinity`]). Used to measure a contestant on many random
 /// decks (`poker bench`). Returns where the games were played.
 pub fn play_many(
     supervisor: &Supervisor,
@@ -317,7 +319,8 @@ pub fn play_many(
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         (i <= count).then(|| (i, deck_of(i)))
     };
-    let worker = || {
+    let worker = |job: usize| {
+        let _pinned = affinity::Pinned::to_job(job);
         if config.fork_server {
             fork_server::play_through_server(supervisor, program, config, take, &on_game)
         } else {
@@ -334,7 +337,7 @@ pub fn play_many(
     };
     let mut processes = fork_server::Processes::default();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(worker)).collect();
+        let handles: Vec<_> = (0..jobs).map(|job| scope.spawn(move || worker(job))).collect();
         for handle in handles {
             match handle.join() {
                 Ok(part) => processes.add(part),
@@ -363,7 +366,8 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
 /// calling `on_game` after each game, and ranks the results (each
 /// contestant's games in deck order). Each game also carries its deck's
-/// hindsight optimum (the best possible score).
+/// hindsight optimum (the best possible score). The games run on one CPU
+/// ([`affinity`]), the calling thread's CPU set is restored after.
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],
@@ -375,6 +379,7 @@ pub fn evaluate(
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let _pinned = affinity::Pinned::to_job(0);
     let mut record = |c: usize, game: GameResult| {
         let i = game.deck - 1;
         let game = GameResult {

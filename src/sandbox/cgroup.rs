@@ -81,8 +81,15 @@ fn unique_name() -> String {
     )
 }
 
-/// Mount points of cgroup hierarchies: `(path, fstype, options)`.
-fn cgroup_mounts() -> Vec<(PathBuf, String, String)> {
+/// Mount points of cgroup hierarchies: `(path, fstype, options)`, read
+/// once: a cgroup is made for every game, and the mounts do not change
+/// under a running evaluator.
+fn cgroup_mounts() -> &'static [(PathBuf, String, String)] {
+    static MOUNTS: OnceLock<Vec<(PathBuf, String, String)>> = OnceLock::new();
+    MOUNTS.get_or_init(read_cgroup_mounts)
+}
+
+fn read_cgroup_mounts() -> Vec<(PathBuf, String, String)> {
     let text = fs::read_to_string("/proc/self/mounts").unwrap_or_default();
     text.lines()
         .filter_map(|line| {
@@ -237,7 +244,7 @@ fn v2_base() -> &'static Result<Result<PathBuf, String>, String> {
     static BASE: OnceLock<Result<Result<PathBuf, String>, String>> = OnceLock::new();
     BASE.get_or_init(|| match std::env::var_os(CGROUP_ENV) {
         Some(dir) => prepare_named(Path::new(&dir)).map(Ok),
-        None => Ok(prepare_automatic(&cgroup_mounts())),
+        None => Ok(prepare_automatic(cgroup_mounts())),
     })
 }
 
@@ -281,7 +288,7 @@ impl GameCgroup {
             }
             Ok(Err(why)) => why,
         };
-        let v1 = match Self::create_v1(&cgroup_mounts(), limits) {
+        let v1 = match Self::create_v1(cgroup_mounts(), limits) {
             Ok(cg) => return Ok(cg),
             Err(e) => e,
         };
@@ -332,6 +339,9 @@ impl GameCgroup {
             gaps: None,
         };
         let mut errors = Vec::new();
+        // A game of a fork server needs its freezer folder too, although
+        // nothing freezes it: joining it takes the game out of its
+        // server's, which is frozen while the game is played.
         for ctrl in ["memory", "pids", "cpuacct", "freezer"] {
             let Some(mount) = find(ctrl) else {
                 errors.push(format!("no {ctrl} hierarchy"));

@@ -162,6 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games,
             seed: args.seed,
             sandbox: config.launcher.name(),
+            mode,
             mean,
             mean_error: se,
             best_mean: mean_best,
