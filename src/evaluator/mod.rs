@@ -337,7 +337,9 @@ pub fn play_many(
     };
     let mut processes = fork_server::Processes::default();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs).map(|job| scope.spawn(move || worker(job))).collect();
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| scope.spawn(move || worker(job)))
+            .collect();
         for handle in handles {
             match handle.join() {
                 Ok(part) => processes.add(part),
