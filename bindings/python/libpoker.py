@@ -27,10 +27,13 @@ the system's library path (``ctypes.util.find_library("poker")``).
 """
 
 import ctypes
-import ctypes.util
+import gc
 import os
-import secrets
 import sys
+
+# ctypes.util and secrets are imported where they are used: a contestant
+# under a fork server is forked once a game, and each import here would
+# enlarge every fork (secrets alone adds about 4 MB, through hashlib).
 
 __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
@@ -126,6 +129,8 @@ def _candidates():
         yield os.path.join(root, "target", profile, "libpoker.so")
     # Installed by `make install`: <prefix>/share/libpoker/python -> <prefix>/lib
     yield os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "lib", "libpoker.so")
+    import ctypes.util
+
     found = ctypes.util.find_library("poker")
     if found:
         yield found
@@ -278,7 +283,11 @@ class Game:
         self._handle = None
         self.seed = None
         if deck is None:
-            self.seed = secrets.randbits(64) if seed is None else int(seed)
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbits(64)
+            self.seed = int(seed)
             if not 0 <= self.seed < 2 ** 64:
                 raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % self.seed)
             handle = lib.poker_game_new(self.seed)
@@ -351,6 +360,9 @@ def p_startgame():
     lib = _load()
     _flush()
     if lib.poker_fork_server_start():
+        # Objects made before the fork are never collected in the server,
+        # so a child's collections leave their pages shared.
+        gc.freeze()
         while True:
             lib.poker_fork_server_next()   # exits when there are no more games
             _flush()
