@@ -159,7 +159,8 @@ pub use bwrap::{
     BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
 };
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, FreezerKeepalive, GameCgroup, SUPERVISOR_LEAF,
+    fallback as cgroup_fallback,
 };
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
