@@ -39,6 +39,7 @@ use crate::optimum::deck_optimum;
 use crate::protocol::{CHANNEL_ENV, Transport};
 use crate::sandbox::Outcome;
 use manager::Ending;
+use rustix::process::Signal;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
@@ -265,7 +266,7 @@ fn judge(
             Status::Crash,
             Some(format!(
                 "killed by {} after {placed}",
-                signal_name(libc::SIGXFSZ)
+                signal_name(Signal::XFSZ.as_raw())
             )),
         ),
         Verdict::Exited(code) => (
@@ -277,21 +278,24 @@ fn judge(
 
 /// A signal's conventional name, e.g. `SIGSEGV (11)`.
 pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGTRAP => "SIGTRAP",
-        _ => "signal",
-    };
+    const NAMES: [(Signal, &str); 12] = [
+        (Signal::SEGV, "SIGSEGV"),
+        (Signal::ABORT, "SIGABRT"),
+        (Signal::FPE, "SIGFPE"),
+        (Signal::ILL, "SIGILL"),
+        (Signal::BUS, "SIGBUS"),
+        (Signal::KILL, "SIGKILL"),
+        (Signal::TERM, "SIGTERM"),
+        (Signal::INT, "SIGINT"),
+        (Signal::PIPE, "SIGPIPE"),
+        (Signal::XCPU, "SIGXCPU"),
+        (Signal::XFSZ, "SIGXFSZ"),
+        (Signal::TRAP, "SIGTRAP"),
+    ];
+    let name = NAMES
+        .iter()
+        .find(|(s, _)| s.as_raw() == signal)
+        .map_or("signal", |(_, name)| name);
     format!("{name} ({signal})")
 }
 
