@@ -16,6 +16,7 @@
 pub mod config;
 pub mod contestant;
 pub mod decks;
+mod error;
 pub mod fork_server;
 pub mod launcher;
 pub mod manager;
@@ -29,6 +30,7 @@ pub mod verdict;
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
@@ -405,14 +407,16 @@ pub fn evaluate(
                         record(c, game)
                     });
                 }
-                Err(why) => mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.clone()))),
+                Err(why) => {
+                    mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))
+                }
             }
         }
     } else {
         for (c, i) in order {
             let game = match &contestants[c].program {
                 Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
+                Err(why) => GameResult::not_run(i + 1, why.to_string()),
             };
             record(c, game);
         }
@@ -423,7 +427,7 @@ pub fn evaluate(
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
-            not_run: contestant.program.clone().err(),
+            not_run: contestant.program.as_ref().err().map(NotRun::to_string),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),
