@@ -308,6 +308,44 @@ pub fn signal_name(signal: i32) -> String {
 /// runs one fork server of the program ([`fork_server`]); otherwise each
 /// game is a fresh process. Used to measure a contestant on many random
 /// decks (`poker bench`). Returns where the games were played.
+///
+/// Any program that speaks the protocol (docs/protocol.md) on its channel
+/// plays; here a shell script placing round robin, unconfined, on the
+/// ordered deck (one suit per column, 9 to K: four straight flushes, 32):
+///
+/// ```
+/// use poker::contest::ContestDeck;
+/// use poker::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
+/// use std::sync::Mutex;
+/// use std::time::Duration;
+///
+/// // The evaluator's end of the channel is descriptor 3 of the program.
+/// let script = r#"
+///     ask() { printf '%s\n' "$1" >&3; read -r reply <&3; }
+///     ask S
+///     i=0
+///     while [ $i -lt 20 ]; do ask L; ask "P $((i % 4 + 1))"; i=$((i + 1)); done
+/// "#;
+/// let program = Program {
+///     path: "/bin/sh".into(),
+///     args: vec!["-c".into(), script.into()],
+///     files: vec!["/bin/sh".into()],
+///     ..Program::default()
+/// };
+/// let supervisor = become_supervisor()?;
+/// let config = RunConfig::unconfined(Duration::from_secs(5));
+/// let games = Mutex::new(Vec::new());
+/// play_many(&supervisor, &program, 2, |_| ContestDeck::ordered(), &config, |game| {
+///     games.lock().unwrap().push(game)
+/// })?;
+/// let games = games.into_inner().unwrap();
+/// assert_eq!(games.len(), 2);
+/// for game in games {
+///     assert_eq!(game.status, Status::Ok, "{:?}", game.reason);
+///     assert_eq!(game.score, 32);
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn play_many(
     supervisor: &Supervisor,
     program: &Program,

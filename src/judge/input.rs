@@ -21,6 +21,19 @@ pub fn test_input(deck: &ContestDeck) -> String {
 /// by single spaces, ending with one newline and nothing after it (what
 /// [`test_input`] writes). No comments, blank lines, lower case, `10` or
 /// carriage returns.
+///
+/// ```
+/// use poker::judge::{InputError, validate_input};
+///
+/// let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
+/// let deck = validate_input(format!("{line}\n").as_bytes())?;
+/// assert_eq!(deck.to_string(), line);
+/// // Without its newline the same line is refused, with the reason.
+/// let refused = validate_input(line.as_bytes()).unwrap_err();
+/// assert_eq!(refused, InputError::NoFinalNewline);
+/// assert_eq!(refused.to_string(), "the input does not end with a newline");
+/// # Ok::<(), InputError>(())
+/// ```
 pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, InputError> {
     if bytes.len() as u64 > MAX_INPUT {
         return Err(InputError::TooLong);
