@@ -17,6 +17,7 @@ mod affinity;
 pub mod config;
 pub mod contestant;
 pub mod decks;
+mod error;
 pub mod fork_server;
 pub mod launcher;
 pub mod manager;
@@ -30,6 +31,7 @@ pub mod verdict;
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
@@ -40,6 +42,7 @@ use crate::optimum::deck_optimum;
 use crate::protocol::{CHANNEL_ENV, Transport};
 use crate::sandbox::Outcome;
 use manager::Ending;
+use rustix::process::Signal;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
@@ -266,7 +269,7 @@ fn judge(
             Status::Crash,
             Some(format!(
                 "killed by {} after {placed}",
-                signal_name(libc::SIGXFSZ)
+                signal_name(Signal::XFSZ.as_raw())
             )),
         ),
         Verdict::Exited(code) => (
@@ -278,21 +281,24 @@ fn judge(
 
 /// A signal's conventional name, e.g. `SIGSEGV (11)`.
 pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGTRAP => "SIGTRAP",
-        _ => "signal",
-    };
+    const NAMES: [(Signal, &str); 12] = [
+        (Signal::SEGV, "SIGSEGV"),
+        (Signal::ABORT, "SIGABRT"),
+        (Signal::FPE, "SIGFPE"),
+        (Signal::ILL, "SIGILL"),
+        (Signal::BUS, "SIGBUS"),
+        (Signal::KILL, "SIGKILL"),
+        (Signal::TERM, "SIGTERM"),
+        (Signal::INT, "SIGINT"),
+        (Signal::PIPE, "SIGPIPE"),
+        (Signal::XCPU, "SIGXCPU"),
+        (Signal::XFSZ, "SIGXFSZ"),
+        (Signal::TRAP, "SIGTRAP"),
+    ];
+    let name = NAMES
+        .iter()
+        .find(|(s, _)| s.as_raw() == signal)
+        .map_or("signal", |(_, name)| name);
     format!("{name} ({signal})")
 }
 
@@ -304,6 +310,44 @@ pub fn signal_name(signal: i32) -> String {
 /// game is a fresh process. Each job's thread, and so the programs it
 /// starts, runs on a CPU of its own ([`affinity`]). Used to measure a contestant on many random
 /// decks (`poker bench`). Returns where the games were played.
+///
+/// Any program that speaks the protocol (docs/protocol.md) on its channel
+/// plays; here a shell script placing round robin, unconfined, on the
+/// ordered deck (one suit per column, 9 to K: four straight flushes, 32):
+///
+/// ```
+/// use poker::contest::ContestDeck;
+/// use poker::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
+/// use std::sync::Mutex;
+/// use std::time::Duration;
+///
+/// // The evaluator's end of the channel is descriptor 3 of the program.
+/// let script = r#"
+///     ask() { printf '%s\n' "$1" >&3; read -r reply <&3; }
+///     ask S
+///     i=0
+///     while [ $i -lt 20 ]; do ask L; ask "P $((i % 4 + 1))"; i=$((i + 1)); done
+/// "#;
+/// let program = Program {
+///     path: "/bin/sh".into(),
+///     args: vec!["-c".into(), script.into()],
+///     files: vec!["/bin/sh".into()],
+///     ..Program::default()
+/// };
+/// let supervisor = become_supervisor()?;
+/// let config = RunConfig::unconfined(Duration::from_secs(5));
+/// let games = Mutex::new(Vec::new());
+/// play_many(&supervisor, &program, 2, |_| ContestDeck::ordered(), &config, |game| {
+///     games.lock().unwrap().push(game)
+/// })?;
+/// let games = games.into_inner().unwrap();
+/// assert_eq!(games.len(), 2);
+/// for game in games {
+///     assert_eq!(game.status, Status::Ok, "{:?}", game.reason);
+///     assert_eq!(game.score, 32);
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn play_many(
     supervisor: &Supervisor,
     program: &Program,
@@ -408,14 +452,16 @@ pub fn evaluate(
                         record(c, game)
                     });
                 }
-                Err(why) => mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.clone()))),
+                Err(why) => {
+                    mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))
+                }
             }
         }
     } else {
         for (c, i) in order {
             let game = match &contestants[c].program {
                 Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
+                Err(why) => GameResult::not_run(i + 1, why.to_string()),
             };
             record(c, game);
         }
@@ -426,7 +472,7 @@ pub fn evaluate(
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
-            not_run: contestant.program.clone().err(),
+            not_run: contestant.program.as_ref().err().map(NotRun::to_string),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),

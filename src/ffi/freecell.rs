@@ -200,6 +200,7 @@ pub unsafe extern "C" fn freecell_find(
                 // SAFETY: at most `max` numbers, and `deal_numbers` holds
                 // `max` (it is non-null whenever `max` > 0).
                 if !numbers.is_empty() {
+                    // SAFETY: as above; a fresh Vec never overlaps the caller's array.
                     unsafe {
                         std::ptr::copy_nonoverlapping(numbers.as_ptr(), deal_numbers, numbers.len())
                     };

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustix::process::{Pid, Signal, kill_process};
 
+use super::error::SandboxError;
 use super::limits::Limits;
 
 /// The folder name under each hierarchy (v1) or under the v2 base that
@@ -252,13 +253,13 @@ fn v2_base() -> &'static Result<Result<PathBuf, String>, String> {
 /// by making (and removing) one game's cgroup.
 ///
 /// `Ok(None)`: a cgroup enforces both. `Ok(Some(reason))`: rlimits stand
-/// in for one or both, and why. Errors: `POKER_SANDBOX_CGROUP` names a
-/// folder that cannot be used, and why.
-pub fn fallback() -> Result<Option<String>, String> {
+/// in for one or both, and why. Errors: [`SandboxError::Cgroup`], when
+/// `POKER_SANDBOX_CGROUP` names a folder that cannot be used, and why.
+pub fn fallback() -> Result<Option<String>, SandboxError> {
     match GameCgroup::create(&Limits::default()) {
         Ok(cg) => Ok(cg.gaps.clone()),
         Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(Some(e.to_string())),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(SandboxError::Cgroup(e.to_string())),
     }
 }
 

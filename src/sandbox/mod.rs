@@ -145,6 +145,7 @@
 mod bwrap;
 mod cgroup;
 pub mod closure;
+mod error;
 mod fds;
 mod filter;
 mod image;
@@ -162,6 +163,7 @@ pub use cgroup::{
     CGROUP_ENV, CGROUP_PARENT, CgroupJoin, FreezerKeepalive, GameCgroup, SUPERVISOR_LEAF,
     fallback as cgroup_fallback,
 };
+pub use error::SandboxError;
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
 pub use image::{Image, clean_stale};
