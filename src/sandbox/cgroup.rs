@@ -70,6 +70,38 @@ impl CgroupJoin {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Removes, once per process and folder, the empty cgroups in `parent`
+/// left by evaluators that were killed before they could remove them:
+/// folders named by [`unique_name`] whose process is gone. A frozen one
+/// (a killed fork server's keepalive) is thawed first.
+fn sweep_once(parent: &Path) {
+    static SWEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if swept.iter().any(|p| p == parent) {
+        return;
+    }
+    swept.push(parent.to_owned());
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for dir in entries.flatten().map(|e| e.path()) {
+        let owner = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.split('-').next())
+            .and_then(|pid| pid.parse::<i32>().ok())
+            .and_then(Pid::from_raw);
+        let gone = owner.is_some_and(|pid| {
+            rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+        });
+        let empty = fs::read_to_string(dir.join("cgroup.procs")).is_ok_and(|p| p.is_empty());
+        if gone && empty {
+            let _ = write_file(&dir.join("freezer.state"), "THAWED");
+            let _ = fs::remove_dir(&dir);
+        }
+    }
+}
+
 fn unique_name() -> String {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -398,10 +430,12 @@ impl GameCgroup {
     }
 
     fn make_v1_dir(mount: &Path, dir: &Path) -> io::Result<()> {
-        match fs::create_dir(mount.join(CGROUP_PARENT)) {
+        let parent = mount.join(CGROUP_PARENT);
+        match fs::create_dir(&parent) {
             Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
             _ => {}
         }
+        sweep_once(&parent);
         fs::create_dir(dir)
     }
 
@@ -614,6 +648,49 @@ impl Drop for GameCgroup {
         }
         for dir in self.dirs.iter().rev() {
             let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pid that no process holds: a child's, once it is reaped.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    }
+
+    #[test]
+    fn empty_cgroups_of_gone_evaluators_are_swept_once_live_ones_kept() {
+        let Some((mount, _, _)) = cgroup_mounts()
+            .iter()
+            .find(|(_, t, o)| t == "cgroup" && o.split(',').any(|c| c == "freezer"))
+        else {
+            // Only v1 hierarchies are swept: a v2 machine has nothing to show.
+            assert!(cgroup_mounts().iter().any(|(_, t, _)| t == "cgroup2"));
+            return;
+        };
+        let parent = mount.join("poker-sweep-test");
+        let _ = fs::create_dir(&parent);
+        let stale = parent.join(format!("{}-0-1", dead_pid()));
+        let live = parent.join(format!("{}-0-1", std::process::id()));
+        for dir in [&stale, &live] {
+            fs::create_dir(dir).unwrap();
+        }
+        write_file(&stale.join("freezer.state"), "FROZEN").unwrap();
+        sweep_once(&parent);
+        assert!(!stale.exists(), "a gone evaluator's frozen cgroup stays");
+        assert!(live.exists(), "a live evaluator's cgroup was removed");
+        // Once per process: a second stale folder is left for the next run.
+        let later = parent.join(format!("{}-0-2", dead_pid()));
+        fs::create_dir(&later).unwrap();
+        sweep_once(&parent);
+        assert!(later.exists());
+        for dir in [&live, &later, &parent] {
+            fs::remove_dir(dir).unwrap();
         }
     }
 }
