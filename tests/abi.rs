@@ -132,7 +132,7 @@ fn header_functions() -> BTreeSet<String> {
         .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && l.ends_with(");"))
         .filter_map(|l| {
             let before = &l[..l.find('(')?];
-            let name = before.rsplit(|c: char| c == ' ' || c == '*').next()?;
+            let name = before.rsplit([' ', '*']).next()?;
             Some(name.to_string())
         })
         .collect()
