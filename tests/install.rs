@@ -6,14 +6,21 @@
 //! rpath: it runs with LD_LIBRARY_PATH pointing at the temporary prefix,
 //! which the loader does not search) and statically with `--static`
 //! (Libs.private), and the installed Python module finds the installed
-//! library. Skipped, saying so, without make or pkg-config.
+//! library. Without make, pkg-config, patchelf or readelf the tests fail,
+//! saying how to install them.
 
 mod common;
 use std::path::Path;
 use std::process::Command;
 
 fn require(tool: &str, test: &str) {
-    common::require_tool(tool, "--version", test, &format!("apt-get install {tool}"));
+    let package = if tool == "readelf" { "binutils" } else { tool };
+    common::require_tool(
+        tool,
+        "--version",
+        test,
+        &format!("apt-get install {package}"),
+    );
 }
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.
@@ -110,6 +117,7 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
     require("make", test);
     require("pkg-config", test);
+    require("patchelf", test);
     let prefix = common::scratch("install").join("prefix");
     install(&prefix);
     require("readelf", test);
@@ -258,6 +266,7 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
 fn the_installed_python_module_finds_the_installed_library() {
     let test = "the_installed_python_module_finds_the_installed_library";
     require("make", test);
+    require("patchelf", test);
     require("python3", test);
     let prefix = common::scratch("install").join("prefix-python");
     install(&prefix);
