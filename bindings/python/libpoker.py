@@ -65,8 +65,10 @@ ERR_NOT_IN_DECK = -15
 ERR_COUNT = -16
 ERR_TOKEN = -17
 ERR_DEAL_NUMBER = -18
+# Reserved, never returned: 0.1's FREECELL_ERR_INTERNAL and
+# POKER_HAND_ERR_INTERNAL; the number keeps that meaning for good.
+ERR_RESERVED_99 = -99
 
-FREECELL_OK = 0
 FREECELL_MIN_DEAL = 1
 FREECELL_MAX_DEAL = 8589934591
 FREECELL_LAYOUT_COLUMNS = 0
@@ -75,11 +77,12 @@ FREECELL_LAYOUT_ORDER = 2
 FREECELL_TEN_AS_10 = 8
 FREECELL_TEXT_MAX = 256
 
-CAMICIA_OK = 0
 CAMICIA_FINISHED = 0
 CAMICIA_LOOP = 1
 
-# Old names (0.1), kept as aliases for this release.
+# Deprecated 0.1 names, aliases of the codes above: removed in 0.4.0.
+FREECELL_OK = OK
+CAMICIA_OK = OK
 POKER_HAND_ERR_NULL = ERR_NULL
 POKER_HAND_ERR_CARD = ERR_CARD
 POKER_HAND_ERR_DUPLICATE = ERR_DUPLICATE
@@ -192,8 +195,8 @@ def _declare(lib):
     fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
     fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
-    fn("camicia_simulate_ex", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
-       ctypes.POINTER(_CamiciaResult), ctypes.POINTER(_CamiciaError))
+    fn("camicia_simulate", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+       ctypes.POINTER(_CamiciaResult))
 
 
 def library_path():
@@ -203,7 +206,7 @@ def library_path():
 
 
 def version():
-    """The loaded library's version, e.g. ``"0.1.0"``."""
+    """The loaded library's version, e.g. ``"0.3.0"``."""
     return _load().poker_version().decode()
 
 
@@ -493,16 +496,10 @@ def camicia_simulate(player_a, player_b):
     player's deck top card first, as a string (``"2 A 7 8 Q 10"``,
     ``"---K---Q-KQAJ--"``) or a list of tokens (``["2", "A"]``). Returns
     ``{"status": "finished" or "loop", "cards": n, "tricks": n}``; a bad
-    token raises PokerError naming it."""
+    token raises PokerError naming it (its player, number and byte offset)."""
     decks = [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
-    out, err = _CamiciaResult(), _CamiciaError()
-    code = _load().camicia_simulate_ex(decks[0].encode(), decks[1].encode(),
-                                       ctypes.byref(out), ctypes.byref(err))
-    if code == ERR_TOKEN:
-        tokens = decks[err.player].split() if err.player in (0, 1) else []
-        bad = tokens[err.token] if err.token < len(tokens) else "?"
-        raise PokerError(code, "player %s, token %d: %r is not a card (2..10, T, J, Q, K, A or -)"
-                         % ("ab"[err.player] if err.player in (0, 1) else "?", err.token + 1, bad))
+    out = _CamiciaResult()
+    code = _load().camicia_simulate(decks[0].encode(), decks[1].encode(), ctypes.byref(out))
     _check(code)
     status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
     return {"status": status, "cards": out.cards, "tricks": out.tricks}
