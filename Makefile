@@ -9,15 +9,33 @@
 #
 # `install-files` copies without building, from BUILD_DIR (libraries) and
 # BIN (the program); the install test uses it with the test build.
-
+#
+# The shared library is installed as lib/libpoker.so.VERSION with the
+# SONAME libpoker.so.MAJOR.MINOR for 0.x releases (libpoker.so.MAJOR from
+# 1.0 on, as cargo-c names them), set here with patchelf, and the links
+# libpoker.so -> libpoker.so.MAJOR.MINOR -> libpoker.so.VERSION. Programs
+# linked with -lpoker then load libpoker.so.0.3, which every 0.3.x release
+# provides and no other release does. The copy in target/release keeps no
+# SONAME, so programs linked against the build tree need no extra link.
+#
+# libpoker.pc's Libs.private (the native libraries a static link of
+# libpoker.a needs) is what rustc prints for this crate with
+# --print native-static-libs, from an unoptimised staticlib build of the
+# library (same features) in a target folder of its own: the main build
+# stays fresh, and a second run only replays cargo's cached note.
 PREFIX ?= /usr/local
 DESTDIR ?=
 CARGO ?= cargo
 BUILD_DIR ?= target/release
 BIN ?= $(BUILD_DIR)/poker
 INSTALL ?= install
+PATCHELF ?= patchelf
 # The workspace's version ([workspace.package] in the root Cargo.toml).
 VERSION := $(shell sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# 0.3.0 -> libpoker.so.0.3; 1.2.0 -> libpoker.so.1.
+SONAME := libpoker.so.$(shell echo '$(VERSION)' | awk -F. '{ print ($$1 == 0 ? $$1 "." $$2 : $$1) }')
+LIBFILE := libpoker.so.$(VERSION)
+NATIVE_LIBS_DIR ?= target/native-static-libs
 
 DEST = $(DESTDIR)$(PREFIX)
 
@@ -36,16 +54,27 @@ install-files:
 		$(DEST)/share/libpoker/pascal $(DEST)/share/libpoker/python \
 		$(DEST)/share/libpoker/c_examples
 	$(INSTALL) -m 644 include/poker.h $(DEST)/include/poker.h
-	$(INSTALL) -m 755 $(BUILD_DIR)/libpoker.so $(DEST)/lib/libpoker.so
+	command -v $(PATCHELF) >/dev/null || { echo "make: $(PATCHELF) is needed to set the SONAME (Debian: apt-get install patchelf)" >&2; exit 1; }
+	$(INSTALL) -m 755 $(BUILD_DIR)/libpoker.so $(DEST)/lib/$(LIBFILE)
+	$(PATCHELF) --set-soname $(SONAME) $(DEST)/lib/$(LIBFILE)
+	ln -sfn $(LIBFILE) $(DEST)/lib/$(SONAME)
+	ln -sfn $(SONAME) $(DEST)/lib/libpoker.so
 	$(INSTALL) -m 644 $(BUILD_DIR)/libpoker.a $(DEST)/lib/libpoker.a
 	$(INSTALL) -m 755 $(BIN) $(DEST)/bin/poker
 	$(INSTALL) -m 644 bindings/pascal/poker.pas $(DEST)/share/libpoker/pascal/poker.pas
 	$(INSTALL) -m 644 bindings/python/libpoker.py $(DEST)/share/libpoker/python/libpoker.py
 	$(INSTALL) -m 644 c_examples/*.c $(DEST)/share/libpoker/c_examples/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' libpoker.pc.in \
-		> $(DEST)/lib/pkgconfig/libpoker.pc
+	log=$$(mktemp) && trap 'rm -f "$$log"' EXIT; \
+	CARGO_PROFILE_DEV_DEBUG=false $(CARGO) rustc -p libpoker --lib --crate-type staticlib \
+		--target-dir $(NATIVE_LIBS_DIR) -- --print native-static-libs > "$$log" 2>&1 \
+		|| { cat "$$log" >&2; echo "make: cargo rustc --print native-static-libs failed" >&2; exit 1; }; \
+	libs=$$(sed -n 's/^note: native-static-libs: //p' "$$log" | tail -n 1); \
+	[ -n "$$libs" ] || { cat "$$log" >&2; echo "make: rustc printed no native-static-libs" >&2; exit 1; }; \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@LIBS_PRIVATE@|$$libs|" \
+		libpoker.pc.in > $(DEST)/lib/pkgconfig/libpoker.pc
 
 uninstall:
-	rm -f $(DEST)/include/poker.h $(DEST)/lib/libpoker.so $(DEST)/lib/libpoker.a \
+	rm -f $(DEST)/include/poker.h $(DEST)/lib/libpoker.so $(DEST)/lib/$(SONAME) \
+		$(DEST)/lib/$(LIBFILE) $(DEST)/lib/libpoker.a \
 		$(DEST)/lib/pkgconfig/libpoker.pc $(DEST)/bin/poker
 	rm -rf $(DEST)/share/libpoker

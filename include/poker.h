@@ -2,7 +2,15 @@
  * do not edit (regenerate with: POKER_BLESS=1 cargo test --test header).
  *
  * The contest functions p_startgame, p_look and p_place are exactly those of
- * the contest's POKER.H ("Poker American"). */
+ * the contest's POKER.H ("Poker American").
+ *
+ * Result codes: one table (POKER_OK, POKER_ERR_*); a number keeps its meaning
+ * from 0.2 on. Why a call failed: poker_last_error, poker_last_error_code.
+ * The 0.1 names (POKER_HAND_ERR_*, FREECELL_ERR_*, CAMICIA_ERR_*, FREECELL_OK,
+ * CAMICIA_OK) and camicia_simulate_ex with CamiciaError are deprecated and
+ * are removed in 0.4.0.
+ *
+ * Library: libpoker.so.0.3 (SONAME) for every 0.3.x release. */
 #ifndef POKER_H
 #define POKER_H
 
@@ -12,11 +20,6 @@
 extern "C" {
 #endif
 
-
-/*
- Success.
- */
-#define CAMICIA_OK 0
 
 /*
  `CamiciaResult.status`: one player holds every card.
@@ -71,18 +74,23 @@ extern "C" {
 /*
  An argument outside its documented values: a negative buffer length, an
  unknown `freecell_format` layout, a category `poker_hand_name` does not
- know.
+ know. The one collision with 0.1, whose `FREECELL_ERR_RANGE`,
+ `POKER_HAND_ERR_CARD` and `CAMICIA_ERR_TOKEN` were also -2.
  */
 #define POKER_ERR_ARGUMENT -2
 
 /*
  Rule: a call before `p_startgame` (not returned by `poker_game_*`: a new
- game is already started).
+ game is already started). (0.1's `FREECELL_ERR_ARGUMENT`,
+ `POKER_HAND_ERR_DUPLICATE` and `CAMICIA_ERR_PENALTY` were -3; those
+ functions never return this code.)
  */
 #define POKER_ERR_NOT_STARTED -3
 
 /*
  Rule: `p_startgame` a second time (not returned by `poker_game_*`).
+ (0.1's `CAMICIA_ERR_INTERNAL` was -4; the Camicia functions never return
+ this code.)
  */
 #define POKER_ERR_STARTED_TWICE -4
 
@@ -165,70 +173,84 @@ extern "C" {
 #define POKER_ERR_DEAL_NUMBER -18
 
 /*
- Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ Reserved, never returned: 0.1's `FREECELL_ERR_INTERNAL` and
+ `POKER_HAND_ERR_INTERNAL` (since 0.2 `POKER_ERR_INTERNAL`). Kept so that
+ the number is never given another meaning.
+ */
+#define POKER_ERR_RESERVED_99 -99
+
+/*
+ Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
  */
 #define POKER_HAND_ERR_NULL POKER_ERR_NULL
 
 /*
- Old name (0.1) of `POKER_ERR_CARD`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_CARD`; removed in 0.4.0.
  */
 #define POKER_HAND_ERR_CARD POKER_ERR_CARD
 
 /*
- Old name (0.1) of `POKER_ERR_DUPLICATE`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_DUPLICATE`; removed in 0.4.0.
  */
 #define POKER_HAND_ERR_DUPLICATE POKER_ERR_DUPLICATE
 
 /*
- Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
  */
 #define POKER_HAND_ERR_INTERNAL POKER_ERR_INTERNAL
 
 /*
- Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
  */
 #define FREECELL_ERR_NULL POKER_ERR_NULL
 
 /*
- Old name (0.1) of `POKER_ERR_DEAL_NUMBER`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_DEAL_NUMBER`; removed in 0.4.0.
  */
 #define FREECELL_ERR_RANGE POKER_ERR_DEAL_NUMBER
 
 /*
- Old name (0.1) of `POKER_ERR_ARGUMENT`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_ARGUMENT`; removed in 0.4.0.
  */
 #define FREECELL_ERR_ARGUMENT POKER_ERR_ARGUMENT
 
 /*
- Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
  */
 #define FREECELL_ERR_INTERNAL POKER_ERR_INTERNAL
 
 /*
- Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
  */
 #define CAMICIA_ERR_NULL POKER_ERR_NULL
 
 /*
- Old name (0.1) of `POKER_ERR_TOKEN`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_TOKEN`; removed in 0.4.0.
  */
 #define CAMICIA_ERR_TOKEN POKER_ERR_TOKEN
 
 /*
- Old name (0.1) of `POKER_ERR_CARD` (a penalty above 4), kept for this
- release.
+ Deprecated 0.1 name of `POKER_ERR_CARD` (a penalty above 4); removed
+ in 0.4.0.
  */
 #define CAMICIA_ERR_PENALTY POKER_ERR_CARD
 
 /*
- Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+ Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
  */
 #define CAMICIA_ERR_INTERNAL POKER_ERR_INTERNAL
 
 /*
- Success.
+ Deprecated 0.1 name of `POKER_OK` (the FreeCell functions' success);
+ removed in 0.4.0.
  */
-#define FREECELL_OK 0
+#define FREECELL_OK POKER_OK
+
+/*
+ Deprecated 0.1 name of `POKER_OK` (the Camicia functions' success);
+ removed in 0.4.0.
+ */
+#define CAMICIA_OK POKER_OK
 
 /*
  The first deal number.
@@ -354,7 +376,12 @@ typedef struct CamiciaResult {
 } CamiciaResult;
 
 /*
- Where a player string stopped parsing.
+ Where a player string stopped parsing (`camicia_simulate_ex`).
+
+ Deprecated, removed in 0.4.0 with `camicia_simulate_ex`: the thread's
+ last error (`poker_last_error`) is the one way to learn why a call
+ failed, and its message names the player, the token's number and its
+ byte offset.
  */
 typedef struct CamiciaError {
   /*
@@ -391,10 +418,10 @@ typedef struct CamiciaError {
  decks and player to lead) of an earlier round start, the deal being
  round 1's start.
 
- Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
+ Returns `POKER_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
  `POKER_ERR_TOKEN` for a token that is not a card (`poker_last_error`
- names it; `camicia_simulate_ex` says where). `*out` is written only on
- success.
+ names it, its player, its token number and its byte offset). `*out` is
+ written only on success.
 
  # Safety
  Each non-NULL pointer must be valid: the strings NUL-terminated and
@@ -410,6 +437,10 @@ int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaR
 
  Returns the same codes as `camicia_simulate`.
 
+ Deprecated, removed in 0.4.0: `poker_last_error` is the one way to learn
+ why a call failed, and its message says where the bad token is. Call
+ `camicia_simulate` instead.
+
  # Safety
  As `camicia_simulate`; `err`, if not NULL, must be writable.
  */
@@ -424,7 +455,7 @@ int camicia_simulate_ex(const char *player_a, const char *player_b, struct Camic
  nothing after the first call of a size on a thread, and takes well under
  a microsecond for a typical 52-card deal.
 
- Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
+ Returns `POKER_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
  array with a nonzero length) or `POKER_ERR_CARD` (a value above 4).
  `*out` is written only on success.
 
@@ -561,7 +592,7 @@ void poker_fork_server_reap(int pid);
  9 = ten, 10 = jack, 11 = queen, 12 = king; suit 0 = clubs, 1 = diamonds,
  2 = hearts, 3 = spades. So 0 = AC, 1 = AD, 4 = 2C, 51 = KS.
 
- Returns `FREECELL_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
+ Returns `POKER_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
  `POKER_ERR_DEAL_NUMBER` for a deal number outside 1..8589934591 (`cards`
  is then left untouched).
 
@@ -638,7 +669,7 @@ int64_t freecell_find(const unsigned char *cards, int ncards, int64_t *deal_numb
  succeeds for a valid `first` (`cards` may then be NULL). `cards`: `52 * count` writable
  bytes.
 
- Returns `FREECELL_OK` (0); `POKER_ERR_DEAL_NUMBER` if `first` is below 1
+ Returns `POKER_OK` (0); `POKER_ERR_DEAL_NUMBER` if `first` is below 1
  or `first + count - 1` is above 8589934591; `POKER_ERR_ARGUMENT` for a
  negative `count` or a `52 * count` that does not fit in memory;
  `POKER_ERR_NULL` for a NULL `cards` with `count` > 0. On an error
@@ -862,7 +893,7 @@ int poker_shuffle(uint64_t seed, unsigned char *cards);
 int poker_optimum(const int *values, const int *colors, int count, int *columns_out);
 
 /*
- The version of the library actually loaded, e.g. `"0.2.0"` (a static
+ The version of the library actually loaded, e.g. `"0.3.0"` (a static
  NUL-terminated string, never NULL): compare it with the header's
  `POKER_VERSION_*` macros to detect a mismatched install.
  */

@@ -27,10 +27,13 @@ the system's library path (``ctypes.util.find_library("poker")``).
 """
 
 import ctypes
-import ctypes.util
+import gc
 import os
-import secrets
 import sys
+
+# ctypes.util and secrets are imported where they are used: a contestant
+# under a fork server is forked once a game, and each import here would
+# enlarge every fork (secrets alone adds about 4 MB, through hashlib).
 
 __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
@@ -62,8 +65,10 @@ ERR_NOT_IN_DECK = -15
 ERR_COUNT = -16
 ERR_TOKEN = -17
 ERR_DEAL_NUMBER = -18
+# Reserved, never returned: 0.1's FREECELL_ERR_INTERNAL and
+# POKER_HAND_ERR_INTERNAL; the number keeps that meaning for good.
+ERR_RESERVED_99 = -99
 
-FREECELL_OK = 0
 FREECELL_MIN_DEAL = 1
 FREECELL_MAX_DEAL = 8589934591
 FREECELL_LAYOUT_COLUMNS = 0
@@ -72,11 +77,12 @@ FREECELL_LAYOUT_ORDER = 2
 FREECELL_TEN_AS_10 = 8
 FREECELL_TEXT_MAX = 256
 
-CAMICIA_OK = 0
 CAMICIA_FINISHED = 0
 CAMICIA_LOOP = 1
 
-# Old names (0.1), kept as aliases for this release.
+# Deprecated 0.1 names, aliases of the codes above: removed in 0.4.0.
+FREECELL_OK = OK
+CAMICIA_OK = OK
 POKER_HAND_ERR_NULL = ERR_NULL
 POKER_HAND_ERR_CARD = ERR_CARD
 POKER_HAND_ERR_DUPLICATE = ERR_DUPLICATE
@@ -126,6 +132,8 @@ def _candidates():
         yield os.path.join(root, "target", profile, "libpoker.so")
     # Installed by `make install`: <prefix>/share/libpoker/python -> <prefix>/lib
     yield os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "lib", "libpoker.so")
+    import ctypes.util
+
     found = ctypes.util.find_library("poker")
     if found:
         yield found
@@ -187,8 +195,8 @@ def _declare(lib):
     fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
     fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
-    fn("camicia_simulate_ex", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
-       ctypes.POINTER(_CamiciaResult), ctypes.POINTER(_CamiciaError))
+    fn("camicia_simulate", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+       ctypes.POINTER(_CamiciaResult))
 
 
 def library_path():
@@ -198,7 +206,7 @@ def library_path():
 
 
 def version():
-    """The loaded library's version, e.g. ``"0.1.0"``."""
+    """The loaded library's version, e.g. ``"0.3.0"``."""
     return _load().poker_version().decode()
 
 
@@ -278,7 +286,11 @@ class Game:
         self._handle = None
         self.seed = None
         if deck is None:
-            self.seed = secrets.randbits(64) if seed is None else int(seed)
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbits(64)
+            self.seed = int(seed)
             if not 0 <= self.seed < 2 ** 64:
                 raise PokerError(ERR_ARGUMENT, "seed %d is outside 0..2**64-1" % self.seed)
             handle = lib.poker_game_new(self.seed)
@@ -351,6 +363,9 @@ def p_startgame():
     lib = _load()
     _flush()
     if lib.poker_fork_server_start():
+        # Objects made before the fork are never collected in the server,
+        # so a child's collections leave their pages shared.
+        gc.freeze()
         while True:
             lib.poker_fork_server_next()   # exits when there are no more games
             _flush()
@@ -481,16 +496,10 @@ def camicia_simulate(player_a, player_b):
     player's deck top card first, as a string (``"2 A 7 8 Q 10"``,
     ``"---K---Q-KQAJ--"``) or a list of tokens (``["2", "A"]``). Returns
     ``{"status": "finished" or "loop", "cards": n, "tricks": n}``; a bad
-    token raises PokerError naming it."""
+    token raises PokerError naming it (its player, number and byte offset)."""
     decks = [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
-    out, err = _CamiciaResult(), _CamiciaError()
-    code = _load().camicia_simulate_ex(decks[0].encode(), decks[1].encode(),
-                                       ctypes.byref(out), ctypes.byref(err))
-    if code == ERR_TOKEN:
-        tokens = decks[err.player].split() if err.player in (0, 1) else []
-        bad = tokens[err.token] if err.token < len(tokens) else "?"
-        raise PokerError(code, "player %s, token %d: %r is not a card (2..10, T, J, Q, K, A or -)"
-                         % ("ab"[err.player] if err.player in (0, 1) else "?", err.token + 1, bad))
+    out = _CamiciaResult()
+    code = _load().camicia_simulate(decks[0].encode(), decks[1].encode(), ctypes.byref(out))
     _check(code)
     status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
     return {"status": status, "cards": out.cards, "tricks": out.tricks}

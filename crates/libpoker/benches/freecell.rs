@@ -42,6 +42,8 @@ fn dealers(plain_c: PlainDealRange) -> Vec<Dealer> {
     let mut list: Vec<Dealer> = vec![
         (
             "plain_c",
+            // SAFETY: `out` holds `out.len()` deals of 52 bytes each, as
+            // the C function writes them.
             Box::new(move |first, out: &mut [[u8; 52]]| unsafe {
                 plain_c(first, out.len() as i64, out.as_mut_ptr().cast())
             }),
@@ -50,6 +52,7 @@ fn dealers(plain_c: PlainDealRange) -> Vec<Dealer> {
             "freecell_deal_loop",
             Box::new(|first, out: &mut [[u8; 52]]| {
                 for (i, deal) in out.iter_mut().enumerate() {
+                    // SAFETY: `deal` is 52 writable bytes.
                     unsafe { freecell_deal(first + i as i64, deal.as_mut_ptr()) };
                 }
             }),
@@ -183,6 +186,7 @@ fn deal(c: &mut Criterion) {
             let start = thread_cpu_time();
             for _ in 0..iters {
                 n = n % 8_589_934_591 + 7_919;
+                // SAFETY: `cards` is 52 writable bytes.
                 unsafe { freecell_deal(black_box(n), cards.as_mut_ptr()) };
             }
             thread_cpu_time() - start

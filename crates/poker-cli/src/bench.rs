@@ -104,9 +104,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             bar.inc(1);
         }
     };
-    // A long run first plays a few games to estimate its duration.
+    // A long run first plays a few games to estimate its duration: more
+    // through fork servers, whose start would otherwise dominate.
+    let sample = if config.fork_server { 200 } else { 4 };
     let first = if args.games >= LONG_RUN {
-        (4 * jobs).min(games)
+        (sample * jobs).min(games)
     } else {
         games
     };
@@ -162,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games,
             seed: args.seed,
             sandbox: config.launcher.name(),
+            mode,
             mean,
             mean_error: se,
             best_mean: mean_best,

@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "poker: warning: {} is not run (scored 0): {}",
                 escape(&c.name),
-                escape(&first_line(why))
+                escape(&first_line(&why.to_string()))
             );
         }
     }

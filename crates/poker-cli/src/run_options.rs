@@ -78,7 +78,7 @@ pub struct RunOptions {
 /// A size option's value in bytes (see [`poker_judge::size`]), checked to be
 /// from 1 MiB to 1 TiB.
 fn limit_size(text: &str) -> Result<u64, String> {
-    let bytes = size::parse_size(text)?;
+    let bytes = size::parse_size(text).map_err(|e| e.to_string())?;
     let (low, high) = (size::MIB, 1 << 40);
     if !(low..=high).contains(&bytes) {
         return Err(format!(

@@ -9,7 +9,27 @@
 //! then checks, in list order, that each card is in the deck and appears
 //! once, and at the end that the list has an allowed length.
 
-use crate::cards::{Card, CardError, Rank};
+use crate::cards::{Card, CardError, Rank, standard_deck};
+
+/// Every problem of a list at once, where [`CardList::validate`] stops at
+/// the first: for messages that name all of them (a FreeCell board).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Cards of the deck given more than once, each named once, in deck
+    /// order (2C, 2D, 2H, 2S, 3C, ... AS).
+    pub duplicates: Vec<Card>,
+    /// Cards of the deck not given, in deck order.
+    pub missing: Vec<Card>,
+    /// Cards given that are below the deck's lowest rank, in list order.
+    pub not_in_deck: Vec<Card>,
+}
+
+impl Census {
+    /// Whether the list holds each card of the deck exactly once.
+    pub fn is_whole_deck(&self) -> bool {
+        self.duplicates.is_empty() && self.missing.is_empty() && self.not_in_deck.is_empty()
+    }
+}
 
 /// What a list of cards must be: which deck its cards come from and how
 /// many it holds.
@@ -27,6 +47,11 @@ impl CardList {
     pub(crate) const ANY: CardList = CardList {
         lowest: Rank::TWO,
         counts: &[],
+    };
+    /// The 52-card deck, each card once (a FreeCell deal).
+    pub const DECK: CardList = CardList {
+        lowest: Rank::TWO,
+        counts: &[52],
     };
     /// A five-card hand from the 52-card deck.
     pub const HAND: CardList = CardList {
@@ -72,6 +97,32 @@ impl CardList {
         }
         self.check_count(cards.len())?;
         Ok(cards)
+    }
+
+    /// Counts a list's cards against the deck: every duplicate, every
+    /// missing card and every card not in the deck (see [`Census`]).
+    pub fn census(&self, cards: &[Card]) -> Census {
+        let mut seen = [0u8; 52];
+        let mut census = Census::default();
+        for &card in cards {
+            if card.rank < self.lowest {
+                census.not_in_deck.push(card);
+            } else {
+                let n = &mut seen[usize::from(card.index())];
+                *n = n.saturating_add(1);
+            }
+        }
+        for card in standard_deck()
+            .into_iter()
+            .filter(|c| c.rank >= self.lowest)
+        {
+            match seen[usize::from(card.index())] {
+                0 => census.missing.push(card),
+                1 => {}
+                _ => census.duplicates.push(card),
+            }
+        }
+        census
     }
 
     /// A bad token of a contest list (a deck of 9..A) names the contest's
@@ -170,6 +221,23 @@ mod tests {
             CardList::ANY.validate([Ok(nine), Err(bad.clone()), Ok(nine)]),
             Err(bad)
         );
+    }
+
+    #[test]
+    fn a_census_names_every_duplicate_and_missing_card_in_deck_order() {
+        // The contest deck (9..A, 24 cards) given as 9S twice, KD twice,
+        // 2H and the 19 others: the 24 minus 9S, KD, AC, AD and AH.
+        let mut given = cards("KD 9S 2H");
+        given.extend(cards("9S KD"));
+        let rest = "9C 9D 9H TC TD TH TS JC JD JH JS QC QD QH QS KC KH KS AS";
+        given.extend(cards(rest));
+        let census = CardList::CONTEST_DECK.census(&given);
+        assert_eq!(census.duplicates, cards("9S KD"));
+        assert_eq!(census.missing, cards("AC AD AH"));
+        assert_eq!(census.not_in_deck, cards("2H"));
+        assert!(!census.is_whole_deck());
+        let whole = CardList::DECK.census(&crate::cards::standard_deck());
+        assert!(whole.is_whole_deck(), "{whole:?}");
     }
 
     #[test]

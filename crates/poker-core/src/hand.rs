@@ -90,6 +90,21 @@ impl fmt::Display for Category {
 
 /// The category of five cards (any order). The cards are assumed distinct;
 /// with repeated cards the result is still defined but meaningless.
+///
+/// The contest's points are the scoring table's (straight flush 8, full
+/// house 5, ... nothing 0):
+///
+/// ```
+/// use poker::hand::{Category, categorize, parse_hand};
+///
+/// let royal = categorize(&parse_hand("AS KS QS JS 10S")?);
+/// assert_eq!(royal, Category::StraightFlush);
+/// assert_eq!(royal.contest_points(), 8);
+/// let full = categorize(&parse_hand("9h 9d 9c kh ks")?);
+/// assert_eq!((full, full.contest_points()), (Category::FullHouse, 5));
+/// assert_eq!(categorize(&parse_hand("2C 7D 9H JS KC")?), Category::HighCard);
+/// # Ok::<(), poker::cards::CardError>(())
+/// ```
 pub fn categorize(cards: &[Card; 5]) -> Category {
     // Count cards per rank value (2..=14) and collect the rank bit set.
     let mut counts = [0u8; 15];

@@ -54,6 +54,18 @@ impl Optimum {
 }
 
 /// The hindsight optimum of a deck: only its first 20 cards are dealt.
+///
+/// The ordered deck deals `9C 9D 9H 9S TC ...`: one suit to each column,
+/// 9 to K, gives four straight flushes, the most a board can score (4 x 8).
+///
+/// ```
+/// use poker::contest::ContestDeck;
+/// use poker::optimum::deck_optimum;
+///
+/// let best = deck_optimum(&ContestDeck::ordered());
+/// assert_eq!(best.total, 32);
+/// assert_eq!(best.board().score().map(|s| s.total), Some(32));
+/// ```
 pub fn deck_optimum(deck: &ContestDeck) -> Optimum {
     let dealt: [Card; PLACEMENTS] = deck.cards()[..PLACEMENTS]
         .try_into()

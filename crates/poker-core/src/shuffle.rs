@@ -40,6 +40,21 @@ pub struct ShuffledDeck {
 
 impl ShuffledDeck {
     /// The standard deck ([`standard_deck`]) shuffled from `seed`.
+    ///
+    /// ```
+    /// use poker::cards::standard_deck;
+    /// use poker::shuffle::ShuffledDeck;
+    ///
+    /// let deck = ShuffledDeck::new(2024);
+    /// assert_eq!(deck.seed(), 2024);
+    /// assert_eq!(deck, ShuffledDeck::new(2024)); // the same on every machine
+    /// // A permutation: every card of the deck exactly once.
+    /// let mut sorted = deck.cards().to_vec();
+    /// sorted.sort_by_key(|c| c.index());
+    /// let mut standard = standard_deck();
+    /// standard.sort_by_key(|c| c.index());
+    /// assert_eq!(sorted, standard);
+    /// ```
     pub fn new(seed: u64) -> ShuffledDeck {
         let mut cards: [Card; DECK_SIZE] = standard_deck()
             .try_into()

@@ -27,16 +27,12 @@ fn unit(suffix: &str) -> Option<u64> {
 /// optionally a space, then an optional suffix (see the module's doc); the
 /// result is rounded to the nearest byte.
 ///
-/// Errors: a message quoting `text` and saying what a size looks like,
-/// when it is empty, negative, has an unknown suffix or more than 9
-/// decimals, or exceeds `u64::MAX` bytes.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let bad = || {
-        format!(
-            "invalid size {text:?}: write a number of MiB or a number with a binary suffix \
-             (64M, 256MiB, 1G, 512K)"
-        )
-    };
+/// Errors ([`SizeError`], whose message quotes `text`): it is empty,
+/// negative, has an unknown suffix or more than 9 decimals
+/// ([`SizeError::Invalid`], saying what a size looks like), or exceeds
+/// `u64::MAX` bytes ([`SizeError::TooLarge`]).
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
+    let bad = || SizeError::Invalid(text.to_string());
     let trimmed = text.trim();
     let end = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -47,7 +43,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     if whole.is_empty() && fraction.is_empty() || fraction.len() > 9 || fraction.contains('.') {
         return Err(bad());
     }
-    let digits = |s: &str| -> Result<u128, String> {
+    let digits = |s: &str| -> Result<u128, SizeError> {
         if s.is_empty() {
             Ok(0)
         } else {
@@ -57,8 +53,33 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let scale = 10u128.pow(fraction.len() as u32);
     let bytes = digits(whole)? * u128::from(unit)
         + (digits(fraction)? * u128::from(unit) + scale / 2) / scale;
-    u64::try_from(bytes).map_err(|_| format!("size {text:?} is too large"))
+    u64::try_from(bytes).map_err(|_| SizeError::TooLarge(text.to_string()))
 }
+
+/// Why a text is not a size ([`parse_size`]); each holds the text as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SizeError {
+    /// Not a number with an optional binary suffix.
+    Invalid(String),
+    /// More than `u64::MAX` bytes.
+    TooLarge(String),
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeError::Invalid(text) => write!(
+                f,
+                "invalid size {text:?}: write a number of MiB or a number with a binary suffix \
+                 (64M, 256MiB, 1G, 512K)"
+            ),
+            SizeError::TooLarge(text) => write!(f, "size {text:?} is too large"),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
 
 /// `bytes` as a report prints it, in a form [`parse_size`] reads back
 /// exactly: `256 MiB` for whole MiB, else `1536 KiB` for whole KiB, else

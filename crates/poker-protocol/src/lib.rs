@@ -1,23 +1,9 @@
 //! The private channel between the evaluator (the manager) and the library
-//! linked into a contestant (the stub), in the manner of CMS "communication"
-//! tasks: the manager holds the deck and answers one request at a time, so
-//! the contestant's process never holds a card before it is turned.
-//!
-//! The evaluator starts the contestant with one end of a Unix socket pair
-//! and names its file descriptor in [`CHANNEL_ENV`] (`3`); a judge may
-//! instead give two pipes, named `READ,WRITE` (e.g. `0,1`). The variable
-//! carries no deck. Messages are single ASCII lines of at most [`MAX_LINE`]
-//! bytes:
-//!
-//! | stub -> manager | meaning | manager -> stub |
-//! |---|---|---|
-//! | `S` | `p_startgame()` | `OK` |
-//! | `L` | `p_look(&v, &c)` | `C <value> <color>` |
-//! | `N` | `p_look` with a NULL pointer | `V <message>` |
-//! | `P <column>` | `p_place(column)` | `OK`, or `END <total>` after the 20th |
-//!
-//! Any broken rule is answered `V <message>`: the stub prints the message
-//! and exits; the manager has already scored the game 0.
+//! linked into a contestant (the stub): the manager holds the deck and
+//! answers one request at a time, so the contestant's process never holds a
+//! card before it is turned. `docs/protocol.md` defines the protocol
+//! (messages, limits, errors, version 2, why four clients); this module
+//! implements it.
 //!
 //! The protocol comes in two layers: [`LineAssembler`] and the messages
 //! turn bytes into requests or replies without any I/O (and are what the

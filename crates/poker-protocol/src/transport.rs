@@ -216,7 +216,10 @@ mod tests {
         let (r2, _w2) = rustix::pipe::pipe().unwrap();
         let transport = Transport::new(r2, w);
         let err = transport.send(b"OK\n").unwrap_err();
-        assert_eq!(err.raw_os_error(), Some(libc::EPIPE));
+        assert_eq!(
+            err.raw_os_error(),
+            Some(rustix::io::Errno::PIPE.raw_os_error())
+        );
     }
 
     #[test]

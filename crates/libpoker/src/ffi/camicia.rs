@@ -7,14 +7,14 @@ use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 
-/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+/// The 0.1 names of this family's codes, deprecated aliases in
+/// [`super::error`] (removed in 0.4.0).
 pub use super::error::{
-    CAMICIA_ERR_INTERNAL, CAMICIA_ERR_NULL, CAMICIA_ERR_PENALTY, CAMICIA_ERR_TOKEN,
+    CAMICIA_ERR_INTERNAL, CAMICIA_ERR_NULL, CAMICIA_ERR_PENALTY, CAMICIA_ERR_TOKEN, CAMICIA_OK,
 };
-use super::error::{POKER_ERR_CARD, POKER_ERR_INTERNAL, fail, fail_camicia_token, fail_null};
-
-/// Success.
-pub const CAMICIA_OK: c_int = 0;
+use super::error::{
+    POKER_ERR_CARD, POKER_ERR_INTERNAL, POKER_OK, fail, fail_camicia_token, fail_null,
+};
 /// `CamiciaResult.status`: one player holds every card.
 pub const CAMICIA_FINISHED: c_int = 0;
 /// `CamiciaResult.status`: a round started in the same state as an earlier
@@ -34,7 +34,12 @@ pub struct CamiciaResult {
     pub tricks: u64,
 }
 
-/// Where a player string stopped parsing.
+/// Where a player string stopped parsing (`camicia_simulate_ex`).
+///
+/// Deprecated, removed in 0.4.0 with `camicia_simulate_ex`: the thread's
+/// last error (`poker_last_error`) is the one way to learn why a call
+/// failed, and its message names the player, the token's number and its
+/// byte offset.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CamiciaError {
@@ -92,10 +97,10 @@ fn run(a: &[u8], b: &[u8]) -> camicia::Outcome {
 /// decks and player to lead) of an earlier round start, the deal being
 /// round 1's start.
 ///
-/// Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
+/// Returns `POKER_OK` (0), `POKER_ERR_NULL` if any pointer is NULL, or
 /// `POKER_ERR_TOKEN` for a token that is not a card (`poker_last_error`
-/// names it; `camicia_simulate_ex` says where). `*out` is written only on
-/// success.
+/// names it, its player, its token number and its byte offset). `*out` is
+/// written only on success.
 ///
 /// # Safety
 /// Each non-NULL pointer must be valid: the strings NUL-terminated and
@@ -116,6 +121,10 @@ pub unsafe extern "C" fn camicia_simulate(
 /// not, it is always written (`player` = -1 when there is no token error).
 ///
 /// Returns the same codes as `camicia_simulate`.
+///
+/// Deprecated, removed in 0.4.0: `poker_last_error` is the one way to learn
+/// why a call failed, and its message says where the bad token is. Call
+/// `camicia_simulate` instead.
 ///
 /// # Safety
 /// As `camicia_simulate`; `err`, if not NULL, must be writable.
@@ -145,7 +154,7 @@ pub unsafe extern "C" fn camicia_simulate_ex(
                     let outcome = run(&camicia::penalties(&a), &camicia::penalties(&b));
                     // SAFETY: non-null, and the caller's to write.
                     unsafe { *out = outcome.into() };
-                    CAMICIA_OK
+                    POKER_OK
                 }
                 Err(e) => {
                     error = CamiciaError {
@@ -173,7 +182,7 @@ pub unsafe extern "C" fn camicia_simulate_ex(
 /// nothing after the first call of a size on a thread, and takes well under
 /// a microsecond for a typical 52-card deal.
 ///
-/// Returns `CAMICIA_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
+/// Returns `POKER_OK` (0), `POKER_ERR_NULL` (`out` NULL, or a NULL
 /// array with a nonzero length) or `POKER_ERR_CARD` (a value above 4).
 /// `*out` is written only on success.
 ///
@@ -216,6 +225,6 @@ pub unsafe extern "C" fn camicia_simulate_penalties(
         }
         // SAFETY: non-null, and the caller's to write.
         unsafe { *out = run(a, b).into() };
-        CAMICIA_OK
+        POKER_OK
     })
 }

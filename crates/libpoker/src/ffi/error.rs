@@ -1,9 +1,38 @@
-//! The library's one table of result codes, for every C function: 0 or
-//! more is success, each failure has its own negative `POKER_ERR_*` code
-//! wherever it happens, and every failing call records the code and a
-//! message as the calling thread's last error (`poker_last_error`,
-//! `poker_last_error_code`). Typed Rust errors become codes here and only
-//! here.
+//! The library's one table of result codes, for every C function: 0
+//! (`POKER_OK`) or more is success, each failure has its own negative
+//! `POKER_ERR_*` code wherever it happens, and every failing call records
+//! the code and a message as the calling thread's last error
+//! (`poker_last_error`, `poker_last_error_code`): the one way to learn why
+//! a call failed. Typed Rust errors become codes here and only here.
+//!
+//! # Every number ever shipped
+//!
+//! From 0.2 on a number keeps its meaning for good: a code that goes out of
+//! use stays in this table as reserved (`POKER_ERR_RESERVED_*`) and is never
+//! given another meaning; new codes take new numbers.
+//!
+//! | code | 0.2 and later | 0.1 |
+//! |------|---------------|-----|
+//! | 0 | `POKER_OK` | `POKER_OK`, `FREECELL_OK`, `CAMICIA_OK` |
+//! | -1 | `POKER_ERR_NULL` | the same, and `POKER_HAND_ERR_NULL`, `FREECELL_ERR_NULL`, `CAMICIA_ERR_NULL` |
+//! | -2 | `POKER_ERR_ARGUMENT` | `POKER_ERR_ARGUMENT`; `FREECELL_ERR_RANGE`, `POKER_HAND_ERR_CARD`, `CAMICIA_ERR_TOKEN` |
+//! | -3 | `POKER_ERR_NOT_STARTED` | `POKER_ERR_NOT_STARTED`; `FREECELL_ERR_ARGUMENT`, `POKER_HAND_ERR_DUPLICATE`, `CAMICIA_ERR_PENALTY` |
+//! | -4 | `POKER_ERR_STARTED_TWICE` | `POKER_ERR_STARTED_TWICE`; `CAMICIA_ERR_INTERNAL` |
+//! | -5 .. -14 | as below | the same |
+//! | -15 .. -18 | as below | (none) |
+//! | -99 | reserved: `POKER_ERR_RESERVED_99` | `FREECELL_ERR_INTERNAL`, `POKER_HAND_ERR_INTERNAL` |
+//!
+//! The one collision is 0.1's -2: `freecell_deal` returned it for a deal
+//! number out of range (`FREECELL_ERR_RANGE`), the hand functions for a bad
+//! card and the Camicia functions for a bad token, while from 0.2 on -2 is
+//! `POKER_ERR_ARGUMENT`, which `freecell_format` and the buffer-filling
+//! functions return. 0.1's other family numbers (-3, -4, -99) are not
+//! returned by those families since 0.2 (-3 and -4 are contest rules, -99 is
+//! reserved). Programs built against 0.1 must be recompiled.
+//!
+//! The 0.1 family names (`POKER_HAND_ERR_*`, `FREECELL_ERR_*`,
+//! `CAMICIA_ERR_*`, `FREECELL_OK`, `CAMICIA_OK`) are deprecated aliases of
+//! the `POKER_*` codes, with the 0.2 values: they are removed in 0.4.0.
 
 use crate::camicia;
 use crate::cards::CardError;
@@ -24,12 +53,17 @@ pub const POKER_FINISHED: c_int = 1;
 pub const POKER_ERR_NULL: c_int = -1;
 /// An argument outside its documented values: a negative buffer length, an
 /// unknown `freecell_format` layout, a category `poker_hand_name` does not
-/// know.
+/// know. The one collision with 0.1, whose `FREECELL_ERR_RANGE`,
+/// `POKER_HAND_ERR_CARD` and `CAMICIA_ERR_TOKEN` were also -2.
 pub const POKER_ERR_ARGUMENT: c_int = -2;
 /// Rule: a call before `p_startgame` (not returned by `poker_game_*`: a new
-/// game is already started).
+/// game is already started). (0.1's `FREECELL_ERR_ARGUMENT`,
+/// `POKER_HAND_ERR_DUPLICATE` and `CAMICIA_ERR_PENALTY` were -3; those
+/// functions never return this code.)
 pub const POKER_ERR_NOT_STARTED: c_int = -3;
 /// Rule: `p_startgame` a second time (not returned by `poker_game_*`).
+/// (0.1's `CAMICIA_ERR_INTERNAL` was -4; the Camicia functions never return
+/// this code.)
 pub const POKER_ERR_STARTED_TWICE: c_int = -4;
 /// Rule: a look twice without a placement between.
 pub const POKER_ERR_LOOKED_TWICE: c_int = -5;
@@ -67,32 +101,42 @@ pub const POKER_ERR_COUNT: c_int = -16;
 pub const POKER_ERR_TOKEN: c_int = -17;
 /// A FreeCell deal number outside 1..8589934591 (2^33 - 1).
 pub const POKER_ERR_DEAL_NUMBER: c_int = -18;
+/// Reserved, never returned: 0.1's `FREECELL_ERR_INTERNAL` and
+/// `POKER_HAND_ERR_INTERNAL` (since 0.2 `POKER_ERR_INTERNAL`). Kept so that
+/// the number is never given another meaning.
+pub const POKER_ERR_RESERVED_99: c_int = -99;
 
-/// Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
 pub const POKER_HAND_ERR_NULL: c_int = POKER_ERR_NULL;
-/// Old name (0.1) of `POKER_ERR_CARD`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_CARD`; removed in 0.4.0.
 pub const POKER_HAND_ERR_CARD: c_int = POKER_ERR_CARD;
-/// Old name (0.1) of `POKER_ERR_DUPLICATE`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_DUPLICATE`; removed in 0.4.0.
 pub const POKER_HAND_ERR_DUPLICATE: c_int = POKER_ERR_DUPLICATE;
-/// Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
 pub const POKER_HAND_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
-/// Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
 pub const FREECELL_ERR_NULL: c_int = POKER_ERR_NULL;
-/// Old name (0.1) of `POKER_ERR_DEAL_NUMBER`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_DEAL_NUMBER`; removed in 0.4.0.
 pub const FREECELL_ERR_RANGE: c_int = POKER_ERR_DEAL_NUMBER;
-/// Old name (0.1) of `POKER_ERR_ARGUMENT`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_ARGUMENT`; removed in 0.4.0.
 pub const FREECELL_ERR_ARGUMENT: c_int = POKER_ERR_ARGUMENT;
-/// Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
 pub const FREECELL_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
-/// Old name (0.1) of `POKER_ERR_NULL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
 pub const CAMICIA_ERR_NULL: c_int = POKER_ERR_NULL;
-/// Old name (0.1) of `POKER_ERR_TOKEN`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_TOKEN`; removed in 0.4.0.
 pub const CAMICIA_ERR_TOKEN: c_int = POKER_ERR_TOKEN;
-/// Old name (0.1) of `POKER_ERR_CARD` (a penalty above 4), kept for this
-/// release.
+/// Deprecated 0.1 name of `POKER_ERR_CARD` (a penalty above 4); removed
+/// in 0.4.0.
 pub const CAMICIA_ERR_PENALTY: c_int = POKER_ERR_CARD;
-/// Old name (0.1) of `POKER_ERR_INTERNAL`, kept for this release.
+/// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
 pub const CAMICIA_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
+/// Deprecated 0.1 name of `POKER_OK` (the FreeCell functions' success);
+/// removed in 0.4.0.
+pub const FREECELL_OK: c_int = POKER_OK;
+/// Deprecated 0.1 name of `POKER_OK` (the Camicia functions' success);
+/// removed in 0.4.0.
+pub const CAMICIA_OK: c_int = POKER_OK;
 
 thread_local! {
     /// The code and message of this thread's last failing call.

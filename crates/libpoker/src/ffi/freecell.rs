@@ -2,19 +2,18 @@
 //! `freecell_format`, and the reverse, `freecell_find`.
 
 use super::error::{
-    POKER_ERR_ARGUMENT, POKER_ERR_COUNT, POKER_ERR_INTERNAL, copy_message, fail, fail_cards,
-    fail_null,
+    POKER_ERR_ARGUMENT, POKER_ERR_COUNT, POKER_ERR_INTERNAL, POKER_OK, copy_message, fail,
+    fail_cards, fail_null,
 };
 use crate::freecell::{self, Deal, DealNumber, Layout, Tens};
 use std::os::raw::{c_char, c_int, c_uchar};
 
-/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+/// The 0.1 names of this family's codes, deprecated aliases in
+/// [`super::error`] (removed in 0.4.0).
 pub use super::error::{
     FREECELL_ERR_ARGUMENT, FREECELL_ERR_INTERNAL, FREECELL_ERR_NULL, FREECELL_ERR_RANGE,
+    FREECELL_OK,
 };
-
-/// Success.
-pub const FREECELL_OK: c_int = 0;
 
 /// The first deal number.
 pub const FREECELL_MIN_DEAL: i64 = 1;
@@ -59,7 +58,7 @@ fn deal_number(n: i64) -> Result<DealNumber, c_int> {
 /// 9 = ten, 10 = jack, 11 = queen, 12 = king; suit 0 = clubs, 1 = diamonds,
 /// 2 = hearts, 3 = spades. So 0 = AC, 1 = AD, 4 = 2C, 51 = KS.
 ///
-/// Returns `FREECELL_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
+/// Returns `POKER_OK` (0); `POKER_ERR_NULL` if `cards` is NULL;
 /// `POKER_ERR_DEAL_NUMBER` for a deal number outside 1..8589934591 (`cards`
 /// is then left untouched).
 ///
@@ -79,7 +78,7 @@ pub unsafe extern "C" fn freecell_deal(deal_number: i64, cards: *mut c_uchar) ->
         // SAFETY: `cards` is non-null and the caller promises 52 writable
         // bytes, as the signature `unsigned char cards[52]` documents.
         unsafe { std::ptr::copy_nonoverlapping(dealt.as_ptr(), cards, dealt.len()) };
-        FREECELL_OK
+        POKER_OK
     })
 }
 
@@ -200,6 +199,7 @@ pub unsafe extern "C" fn freecell_find(
                 // SAFETY: at most `max` numbers, and `deal_numbers` holds
                 // `max` (it is non-null whenever `max` > 0).
                 if !numbers.is_empty() {
+                    // SAFETY: as above; a fresh Vec never overlaps the caller's array.
                     unsafe {
                         std::ptr::copy_nonoverlapping(numbers.as_ptr(), deal_numbers, numbers.len())
                     };
@@ -223,7 +223,7 @@ pub unsafe extern "C" fn freecell_find(
 /// succeeds for a valid `first` (`cards` may then be NULL). `cards`: `52 * count` writable
 /// bytes.
 ///
-/// Returns `FREECELL_OK` (0); `POKER_ERR_DEAL_NUMBER` if `first` is below 1
+/// Returns `POKER_OK` (0); `POKER_ERR_DEAL_NUMBER` if `first` is below 1
 /// or `first + count - 1` is above 8589934591; `POKER_ERR_ARGUMENT` for a
 /// negative `count` or a `52 * count` that does not fit in memory;
 /// `POKER_ERR_NULL` for a NULL `cards` with `count` > 0. On an error
@@ -245,7 +245,7 @@ pub unsafe extern "C" fn freecell_deal_range(first: i64, count: i64, cards: *mut
             Err(code) => return code,
         };
         if count == 0 {
-            return FREECELL_OK;
+            return POKER_OK;
         }
         if first
             .checked_add(count - 1)
@@ -278,7 +278,7 @@ pub unsafe extern "C" fn freecell_deal_range(first: i64, count: i64, cards: *mut
             std::slice::from_raw_parts_mut(cards.cast::<[u8; freecell::CARDS]>(), count as usize)
         };
         match freecell::deal_range(start, out) {
-            Ok(()) => FREECELL_OK,
+            Ok(()) => POKER_OK,
             Err(error) => super::error::fail_deal_number(&error),
         }
     })

@@ -8,6 +8,7 @@
 //! turned. The mode is chosen at the first call of any contest function.
 
 use super::contest::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_VIOLATION};
+pub use super::deck_env_error::DeckEnvError;
 use crate::contest::{ContestDeck, Game, PLACEMENTS, Progress, RuleError, card_code};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Received, Reply, Request, Transport};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -104,13 +105,11 @@ impl Session {
 
 /// Practice mode's deck, from the environment: `POKER_DECK` (24 tokens)
 /// wins over `POKER_SEED` (a u64); with neither, a random seed is drawn so
-/// the report can still name it. Errors are messages naming the variable.
-pub fn deck_from_env() -> Result<(ContestDeck, DeckSource), String> {
+/// the report can still name it. Errors ([`DeckEnvError`]) name the variable.
+pub fn deck_from_env() -> Result<(ContestDeck, DeckSource), DeckEnvError> {
     if let Some(text) = std::env::var_os("POKER_DECK") {
-        let text = text
-            .into_string()
-            .map_err(|_| "POKER_DECK is not valid UTF-8".to_string())?;
-        let deck = ContestDeck::parse(&text).map_err(|e| format!("POKER_DECK: {e}"))?;
+        let text = text.into_string().map_err(|_| DeckEnvError::DeckNotUtf8)?;
+        let deck = ContestDeck::parse(&text).map_err(DeckEnvError::BadDeck)?;
         return Ok((deck, DeckSource::Given));
     }
     let seed = match std::env::var_os("POKER_SEED") {
@@ -118,11 +117,7 @@ pub fn deck_from_env() -> Result<(ContestDeck, DeckSource), String> {
             .to_str()
             .and_then(|t| t.trim().parse::<u64>().ok())
             .ok_or_else(|| {
-                let shown: String = text.to_string_lossy().chars().take(40).collect();
-                format!(
-                    "POKER_SEED: {shown:?} is not a whole number in 0..={}",
-                    u64::MAX
-                )
+                DeckEnvError::BadSeed(text.to_string_lossy().chars().take(40).collect())
             })?,
         None => rand::random(),
     };

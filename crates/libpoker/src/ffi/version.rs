@@ -13,7 +13,7 @@ pub const POKER_VERSION_PATCH: c_int = 0;
 
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 
-/// The version of the library actually loaded, e.g. `"0.2.0"` (a static
+/// The version of the library actually loaded, e.g. `"0.3.0"` (a static
 /// NUL-terminated string, never NULL): compare it with the header's
 /// `POKER_VERSION_*` macros to detect a mismatched install.
 #[unsafe(no_mangle)]

@@ -3,7 +3,10 @@
 //! is in bindings/python/libpoker.py with the same value, and every
 //! constant of the module is in the header with the same value. Aliases
 //! (`#define OLD NEW`, `OLD = NEW`) are resolved on both sides. The
-//! header's codes are also distinct negative numbers, one table.
+//! header's codes are also distinct negative numbers, one table; no code
+//! shipped since 0.2 changed its number or went away; retired numbers stay
+//! reserved; success has one name; the 0.1 names are announced for removal
+//! in 0.4.0 and are gone from then on.
 
 use crate::common;
 use std::collections::BTreeMap;
@@ -138,4 +141,115 @@ fn the_header_has_one_table_of_distinct_negative_error_codes() {
     values.dedup();
     assert_eq!(values.len(), count, "two POKER_ERR_* codes share a value");
     assert!(count >= 18, "only {count} POKER_ERR_* codes");
+}
+
+/// Every result code of the 0.2 releases (their include/poker.h, 0.2.0 and
+/// 0.2.1 alike), by name: from 0.2 on a number keeps its meaning for good.
+const SHIPPED_SINCE_0_2: &[(&str, i64)] = &[
+    ("POKER_OK", 0),
+    ("POKER_FINISHED", 1),
+    ("POKER_ERR_NULL", -1),
+    ("POKER_ERR_ARGUMENT", -2),
+    ("POKER_ERR_NOT_STARTED", -3),
+    ("POKER_ERR_STARTED_TWICE", -4),
+    ("POKER_ERR_LOOKED_TWICE", -5),
+    ("POKER_ERR_PLACE_WITHOUT_LOOK", -6),
+    ("POKER_ERR_COLUMN_OUT_OF_RANGE", -7),
+    ("POKER_ERR_UNBALANCED", -8),
+    ("POKER_ERR_LOOK_NULL", -9),
+    ("POKER_ERR_GAME_OVER", -10),
+    ("POKER_ERR_IN_PROGRESS", -11),
+    ("POKER_ERR_INTERNAL", -12),
+    ("POKER_ERR_CARD", -13),
+    ("POKER_ERR_DUPLICATE", -14),
+    ("POKER_ERR_NOT_IN_DECK", -15),
+    ("POKER_ERR_COUNT", -16),
+    ("POKER_ERR_TOKEN", -17),
+    ("POKER_ERR_DEAL_NUMBER", -18),
+];
+
+/// Numbers 0.1 shipped (`FREECELL_ERR_INTERNAL`, `POKER_HAND_ERR_INTERNAL`:
+/// -99) that no code of 0.2 on carries: reserved, never to mean anything else.
+const RETIRED: &[i64] = &[-99];
+
+#[test]
+fn no_code_shipped_since_0_2_changed_its_number_or_went_away() {
+    let header = header();
+    for &(name, value) in SHIPPED_SINCE_0_2 {
+        let now = header.get(name).copied();
+        assert!(
+            now == Some(value)
+                || header.get(&format!("POKER_ERR_RESERVED_{}", -value)) == Some(&value),
+            "{name} was {value} in 0.2 but poker.h now has {now:?}: a shipped number keeps its \
+             meaning; a code that goes out of use stays as POKER_ERR_RESERVED_{}",
+            -value
+        );
+    }
+}
+
+#[test]
+fn retired_numbers_are_reserved_and_mean_nothing_else() {
+    let header = header();
+    for &value in RETIRED {
+        let reserved = format!("POKER_ERR_RESERVED_{}", -value);
+        assert_eq!(header.get(&reserved), Some(&value), "{reserved} missing");
+        let users: Vec<_> = header
+            .iter()
+            .filter(|(name, v)| **v == value && is_code(name) && **name != reserved)
+            .map(|(name, _)| name)
+            .collect();
+        assert!(
+            users.is_empty(),
+            "{users:?} reuse the reserved number {value}"
+        );
+    }
+}
+
+#[test]
+fn success_has_one_name_and_the_others_are_its_aliases() {
+    let text = std::fs::read_to_string(common::root().join("include/poker.h")).unwrap();
+    assert!(text.contains("\n#define POKER_OK 0\n"), "POKER_OK is not 0");
+    for line in text.lines().filter(|l| l.starts_with("#define ")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() == 3 && words[1].ends_with("_OK") && words[1] != "POKER_OK" {
+            assert_eq!(words[2], "POKER_OK", "{line}: a second success code");
+        }
+    }
+}
+
+/// The version of Cargo.toml's [package], as (major, minor).
+fn crate_version() -> (u64, u64) {
+    let mut parts = env!("CARGO_PKG_VERSION")
+        .split('.')
+        .map(|p| p.parse().unwrap());
+    (parts.next().unwrap(), parts.next().unwrap())
+}
+
+#[test]
+fn the_0_1_names_are_announced_for_removal_and_gone_in_0_4() {
+    let text = std::fs::read_to_string(common::root().join("include/poker.h")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let old = [
+        "POKER_HAND_ERR_",
+        "FREECELL_ERR_",
+        "CAMICIA_ERR_",
+        "FREECELL_OK",
+        "CAMICIA_OK",
+        "camicia_simulate_ex",
+        "CamiciaError",
+    ];
+    if crate_version() < (0, 4) {
+        for doc in [&text, &readme] {
+            assert!(
+                doc.contains("removed in 0.4.0"),
+                "the removal release is not announced"
+            );
+        }
+    } else {
+        let left: Vec<_> = old.iter().filter(|name| text.contains(*name)).collect();
+        assert!(
+            left.is_empty(),
+            "0.4.0 removes the 0.1 names, but poker.h still has {left:?}"
+        );
+    }
 }

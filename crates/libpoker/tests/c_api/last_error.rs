@@ -294,3 +294,22 @@ fn a_thread_with_no_failure_has_no_last_error() {
     let (code, last, message) = on_fresh_thread(|| POKER_OK);
     assert_eq!((code, last, message.as_str()), (POKER_OK, POKER_OK, ""));
 }
+
+#[test]
+fn a_camicia_token_error_says_where_as_camicia_error_did() {
+    // The location `camicia_simulate_ex` gives as a CamiciaError for these
+    // decks (docs/camicia.md: player 1 = B, token 2 from 0, byte 4) is in
+    // the message of the thread's last error, the one way to learn why.
+    let (code, last, message) = on_fresh_thread(|| unsafe {
+        camicia_simulate(
+            c"2 3".as_ptr(),
+            c"4 5 Z".as_ptr(),
+            &mut CamiciaResult::default(),
+        )
+    });
+    assert_eq!((code, last), (POKER_ERR_TOKEN, POKER_ERR_TOKEN));
+    assert!(
+        message.contains("player B: 'Z' is not a card (token 3, byte 4)"),
+        "{message}"
+    );
+}

@@ -6,15 +6,11 @@ use anyhow::Context;
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::decks;
-use poker_protocol::manager::serve;
-use poker_protocol::{Received, Reply, Request, Transport};
-use std::fmt::Write as _;
-use std::os::fd::OwnedFd;
+use poker_judge::judge;
+use poker_protocol::Request;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 /// Write the contest as a Kattis problem package (legacy format) into DIR.
 ///
@@ -304,45 +300,24 @@ fn tex_escape(text: &str) -> String {
 
 /// The sample's conversation, as a round-robin player has it with the
 /// interactor: `>` lines are the submission's requests, `<` lines the
-/// replies. Played through the real rule checker over a socket pair.
+/// replies. Played by the interactor's own game ([`judge::interact`]).
 fn sample_interaction(deck: &ContestDeck) -> anyhow::Result<String> {
-    let (ours, theirs) = UnixStream::pair()?;
-    let mut player = Transport::socket(OwnedFd::from(ours))?;
-    let deck = *deck;
-    let manager = std::thread::spawn(move || -> std::io::Result<()> {
-        let mut channel = Transport::socket(OwnedFd::from(theirs))?;
-        let mut game = poker_core::contest::Game::new(deck);
-        serve(
-            &mut channel,
-            &mut game,
-            Instant::now() + Duration::from_secs(10),
-            None,
-        );
-        Ok(())
-    });
-    let mut requests = vec![Request::StartGame];
+    let mut requests = vec![Request::StartGame.encode()];
     for i in 0..20 {
-        requests.push(Request::Look);
-        requests.push(Request::Place(i % 4 + 1));
+        requests.push(Request::Look.encode());
+        requests.push(Request::Place(i % 4 + 1).encode());
     }
-    let mut text = String::new();
-    for request in requests {
-        let line = request.encode();
-        player.send(line.as_bytes())?;
-        let reply = match player.receive(Some(Instant::now() + Duration::from_secs(10)), None) {
-            Received::Line(reply) => reply,
-            other => anyhow::bail!("the sample game stopped: {other:?}"),
-        };
-        anyhow::ensure!(
-            Reply::decode(&reply).is_some_and(|r| !matches!(r, Reply::Violation(_))),
-            "the sample game was refused: {reply}"
-        );
-        let _ = writeln!(text, ">{line}<{reply}");
-    }
-    manager
-        .join()
-        .map_err(|_| anyhow::anyhow!("the sample game's manager failed"))??;
-    Ok(text)
+    let played = judge::interact(*deck, requests.iter().map(String::as_bytes));
+    anyhow::ensure!(
+        matches!(played.verdict, judge::Verdict::Accepted { .. }),
+        "the sample game was refused: {:?}",
+        played.verdict
+    );
+    Ok(requests
+        .iter()
+        .zip(&played.replies)
+        .map(|(request, reply)| format!(">{request}<{reply}"))
+        .collect())
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ pub struct BenchPage {
     pub seed: u64,
     /// Sandbox mode.
     pub sandbox: &'static str,
+    /// How the games' processes were started: `fork-server` or
+    /// `fresh-processes`.
+    pub mode: &'static str,
     /// Mean and standard error of the contestant's totals.
     pub mean: f64,
     /// Standard error of its mean.

@@ -12,6 +12,7 @@ use serde::Serialize;
 struct Page<'a> {
     version: &'static str,
     sandbox: &'static str,
+    mode: &'static str,
     decks_source: String,
     decks: usize,
     decks_sha256: Option<&'a str>,
@@ -160,6 +161,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
     let page = Page {
         version: env!("CARGO_PKG_VERSION"),
         sandbox: report.sandbox,
+        mode: report.mode,
         decks_source: escape(decks_source),
         decks: decks.len(),
         decks_sha256: report.audit.as_ref().map(|a| a.decks_sha256.as_str()),

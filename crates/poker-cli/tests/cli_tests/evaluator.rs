@@ -909,3 +909,46 @@ fn a_prebuilt_program_finds_its_library_in_the_sandbox_through_either_cargo_path
     assert_eq!(test["status"], "ok", "{test}");
     assert_eq!(test["score"], 11);
 }
+
+/// Round robin that first checks it may run on one CPU only (else exits
+/// with status 3 before its first card).
+const PINNED_ROUND_ROBIN: &str = r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include "poker.h"
+int main(void) {
+    cpu_set_t set;
+    int i, v, c;
+    p_startgame();
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) exit(3);
+    for (i = 0; i < 20; i++) { p_look(&v, &c); p_place(i % 4 + 1); }
+    return 0;
+}
+"#;
+
+#[test]
+fn every_game_runs_on_one_cpu_in_eval_and_bench_both_ways() {
+    assert!(
+        std::thread::available_parallelism().unwrap().get() >= 2,
+        "this test needs two CPUs to tell a pinned game from one that is not"
+    );
+    let source = write_source("pinned.c", PINNED_ROUND_ROBIN);
+    for mode in ["on", "off"] {
+        let report = eval(&["--sandbox", mode, &source]);
+        for test in report["contestants"][0]["tests"].as_array().unwrap() {
+            assert_eq!(test["status"], "ok", "{mode}: {test}");
+        }
+        for processes in [None, Some("--fresh-processes")] {
+            let mut bench = common::poker();
+            bench.args(["bench", "--json", "--games", "8", "--jobs", "2"]);
+            bench
+                .args(["--sandbox", mode, "--lib-dir"])
+                .arg(common::lib_dir());
+            bench.args(processes).arg(&source);
+            let out = bench.output().unwrap();
+            let json: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+            assert_eq!(json["failed"], 0, "{mode} {processes:?}: {json}");
+        }
+    }
+}

@@ -175,6 +175,8 @@ fn evaluate() -> Run {
 
 fn checked_page(run: &Run, chromium: &str, width: u32) -> Value {
     let page = std::fs::read_to_string(&run.html).unwrap();
+    // eval's default: a fresh process per game, said on the page.
+    assert!(page.contains("<li>processes: fresh-processes</li>"));
     let harness = run.dir.join(format!("harness_{width}.html"));
     std::fs::write(&harness, browser::harness(&page, width, MEASURE)).unwrap();
     let measured = browser::measure(chromium, &harness, width + 20, 900);

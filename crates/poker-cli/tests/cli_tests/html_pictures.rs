@@ -78,6 +78,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
     let max = *totals.iter().max().unwrap();
     let max_deck = totals.iter().position(|&t| t == max).unwrap() as u64 + 1;
     assert_eq!(json["max_seed"], 5 + max_deck);
+    // bench's default: one fork server per job, said on the page too.
+    assert_eq!(json["mode"], "fork-server");
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(text.contains("processes: fork-server"), "{text:.2000}");
 
     let chromium = browser::chromium("the bench page in a browser");
     let distinct = |v: &[u8]| {

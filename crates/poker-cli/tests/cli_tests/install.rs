@@ -1,15 +1,26 @@
 //! Install and discovery: the header's version macros match Cargo.toml, and
-//! `make install-files PREFIX=<temp>` lays out a prefix from which a C
-//! program builds with `pkg-config --cflags --libs libpoker` and runs, and
-//! the installed Python module finds the installed library. Skipped, saying
-//! so, without make or pkg-config.
+//! `make install-files PREFIX=<temp>` lays out a prefix whose shared library
+//! carries the SONAME `libpoker.so.MAJOR.MINOR` behind the links
+//! `libpoker.so -> libpoker.so.MAJOR.MINOR -> libpoker.so.VERSION`, from
+//! which a C program builds with `pkg-config --cflags --libs libpoker` (no
+//! rpath: it runs with LD_LIBRARY_PATH pointing at the temporary prefix,
+//! which the loader does not search) and statically with `--static`
+//! (Libs.private), and the installed Python module finds the installed
+//! library. Without make, pkg-config, patchelf or readelf the tests fail,
+//! saying how to install them.
 
 use crate::common;
 use std::path::Path;
 use std::process::Command;
 
 fn require(tool: &str, test: &str) {
-    common::require_tool(tool, "--version", test, &format!("apt-get install {tool}"));
+    let package = if tool == "readelf" { "binutils" } else { tool };
+    common::require_tool(
+        tool,
+        "--version",
+        test,
+        &format!("apt-get install {package}"),
+    );
 }
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.
@@ -43,6 +54,26 @@ fn header_version_macros_match_cargo_toml() {
         header_define(&header, "POKER_VERSION_PATCH")
     );
     assert_eq!(version, cargo_toml_version());
+}
+
+/// The SONAME of a 0.x release: `libpoker.so.0.MINOR` (cargo-c's naming).
+fn soname() -> String {
+    let version = cargo_toml_version();
+    let mut parts = version.split('.');
+    let (major, minor) = (parts.next().unwrap(), parts.next().unwrap());
+    assert_eq!(major, "0", "from 1.0 on the SONAME is libpoker.so.MAJOR");
+    format!("libpoker.so.{major}.{minor}")
+}
+
+/// `readelf -d` of `file`: its dynamic section.
+fn dynamic_section(file: &Path) -> String {
+    let output = Command::new("readelf")
+        .arg("-d")
+        .arg(file)
+        .output()
+        .expect("run readelf");
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    common::stdout(&output)
 }
 
 fn install(prefix: &Path) {
@@ -86,11 +117,29 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
     require("make", test);
     require("pkg-config", test);
+    require("patchelf", test);
     let prefix = common::scratch("install").join("prefix");
     install(&prefix);
+    require("readelf", test);
+    let soname = soname();
+    let file = format!("libpoker.so.{}", cargo_toml_version());
+    let lib = prefix.join("lib");
+    // libpoker.so -> libpoker.so.0.3 -> libpoker.so.0.3.0, a file.
+    for (link, target) in [("libpoker.so", soname.as_str()), (&soname, &file)] {
+        assert_eq!(
+            std::fs::read_link(lib.join(link)).ok(),
+            Some(target.into()),
+            "lib/{link} is not a link to {target}"
+        );
+    }
+    assert!(lib.join(&file).symlink_metadata().unwrap().is_file());
+    let dynamic = dynamic_section(&lib.join(&file));
+    assert!(
+        dynamic.contains(&format!("Library soname: [{soname}]")),
+        "no SONAME {soname} in lib/{file}:\n{dynamic}"
+    );
     for file in [
         "include/poker.h",
-        "lib/libpoker.so",
         "lib/libpoker.a",
         "lib/pkgconfig/libpoker.pc",
         "bin/poker",
@@ -116,34 +165,66 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
         flags.contains(&format!("-I{}/include", prefix.display())),
         "{flags}"
     );
+    assert!(!flags.contains("rpath"), "an rpath in Libs: {flags}");
+    // Libs.private: rustc's native-static-libs for a glibc target (as
+    // measured: -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc).
+    let static_flags = pkg(&["--static", "--libs"]);
+    for lib in ["-lpthread", "-ldl", "-lc"] {
+        assert!(static_flags.contains(lib), "{lib} missing: {static_flags}");
+    }
 
     let dir = common::scratch("install");
     let src = dir.join("use_pkg_config.c");
     std::fs::write(&src, PROGRAM).unwrap();
     let exe = dir.join("use_pkg_config");
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "cc -std=c99 -Wall -Wextra -pedantic -Werror -o '{}' '{}' $(pkg-config --cflags --libs libpoker)",
-            exe.display(),
-            src.display()
-        ))
-        .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+    let build = |exe: &Path, libs: &str| {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "cc -std=c99 -Wall -Wextra -pedantic -Werror -o '{}' '{}' {libs}",
+                exe.display(),
+                src.display()
+            ))
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", common::stderr(&output));
+    };
+    // The contest text's worked example: 11 points.
+    let expected = format!("{} 11\n", cargo_toml_version());
+
+    build(&exe, "$(pkg-config --cflags --libs libpoker)");
+    let dynamic = dynamic_section(&exe);
+    assert!(
+        dynamic.contains(&format!("Shared library: [{soname}]")),
+        "the program does not need {soname}:\n{dynamic}"
+    );
+    assert!(
+        !dynamic.contains("RPATH") && !dynamic.contains("RUNPATH"),
+        "the program has an rpath:\n{dynamic}"
+    );
+    // A temporary prefix is not where the loader looks: LD_LIBRARY_PATH
+    // points at it (instead of cargo's, which points at the build).
+    let run = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", &lib)
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", common::stderr(&output));
-    // The .pc file's rpath finds the installed library (cargo's
-    // LD_LIBRARY_PATH, which points at the build, is removed).
-    let run = Command::new(&exe)
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert_eq!(common::stdout(&run), expected);
+
+    // Static: libpoker.a and Libs.private, no libpoker.so needed at run time.
+    let exe_static = dir.join("use_pkg_config_static");
+    build(
+        &exe_static,
+        "$(pkg-config --cflags libpoker) $(pkg-config --static --libs libpoker | sed 's/-lpoker/-l:libpoker.a/')",
+    );
+    assert!(!dynamic_section(&exe_static).contains("libpoker"));
+    let run = Command::new(&exe_static)
         .env_remove("LD_LIBRARY_PATH")
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", common::stderr(&run));
-    // The contest text's worked example: 11 points.
-    assert_eq!(
-        common::stdout(&run),
-        format!("{} 11\n", cargo_toml_version())
-    );
+    assert_eq!(common::stdout(&run), expected);
 
     let poker = Command::new(prefix.join("bin/poker"))
         .arg("--version")
@@ -185,6 +266,7 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
 fn the_installed_python_module_finds_the_installed_library() {
     let test = "the_installed_python_module_finds_the_installed_library";
     require("make", test);
+    require("patchelf", test);
     require("python3", test);
     let prefix = common::scratch("install").join("prefix-python");
     install(&prefix);

@@ -9,6 +9,7 @@
 
 use crate::common;
 use poker_core::contest::{Board, ContestDeck};
+use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -221,13 +222,12 @@ fn run_watching_for_stop(mut cmd: Command) -> (bool, Output) {
             if stat[stat.rfind(')').unwrap() + 2..].starts_with('T') {
                 stopped = true;
                 std::thread::sleep(Duration::from_millis(200));
-                // SAFETY: signals our own child, still unreaped.
-                unsafe { libc::kill(pid, libc::SIGCONT) };
+                // Our own child, still unreaped.
+                cont(pid);
             }
         }
         if start.elapsed() > Duration::from_secs(30) {
-            // SAFETY: as above.
-            unsafe { libc::kill(pid, libc::SIGCONT) };
+            cont(pid);
             let _ = child.kill();
             break;
         }
@@ -260,10 +260,21 @@ fn kill_mentioning(needle: &str) {
         };
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         if String::from_utf8_lossy(&cmdline).contains(needle) {
-            // SAFETY: kill takes a pid and a signal.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            if let Some(pid) = Pid::from_raw(pid) {
+                let _ = kill_process(pid, Signal::KILL);
+            }
         }
     }
+}
+
+fn cont(pid: i32) {
+    let _ = kill_process(Pid::from_raw(pid).expect("a child's pid"), Signal::CONT);
+}
+
+/// SIGKILL to the process group our child leads.
+fn kill_group(child: &Child) {
+    let pid = Pid::from_child(child);
+    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
 }
 
 /// Runs the command with stdout and stderr on a new pseudo-terminal (its
@@ -675,8 +686,7 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
     }
     let finished = child.try_wait().unwrap().is_some();
     if !finished {
-        // SAFETY: kill takes a process group and a signal; the group is our child's.
-        unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+        kill_group(&child);
         kill_mentioning(s.tmp.to_str().unwrap());
     }
     let output = child.wait_with_output().unwrap();
@@ -710,8 +720,7 @@ fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
         .unwrap();
     std::thread::sleep(Duration::from_secs(4));
     let finished = child.try_wait().unwrap();
-    // SAFETY: kill takes a process group and a signal; the group is our child's.
-    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+    kill_group(&child);
     let _ = child.wait();
     // The compiler (in a session of its own) reads a copy of the source in
     // the evaluator's scratch folder, under this test's TMPDIR.

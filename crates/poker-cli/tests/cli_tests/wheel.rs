@@ -142,6 +142,29 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
     );
     assert_eq!(lines.next(), Some("8"));
 
+    // The package's library has the installed library's SONAME, and a copy
+    // under that name beside it (a wheel holds no links) for programs
+    // linked against it with -lpoker, as `poker eval` below builds them.
+    let soname = format!(
+        "libpoker.so.{}",
+        env!("CARGO_PKG_VERSION").rsplit_once('.').unwrap().0
+    );
+    let readelf = Command::new("readelf")
+        .arg("-d")
+        .arg(&library)
+        .output()
+        .expect("run readelf");
+    assert!(
+        common::stdout(&readelf).contains(&format!("Library soname: [{soname}]")),
+        "the package's library has no SONAME {soname}:\n{}",
+        common::stdout(&readelf)
+    );
+    assert_eq!(
+        std::fs::read(library.with_file_name(&soname)).ok(),
+        std::fs::read(&library).ok(),
+        "no copy of the library named {soname} in the package"
+    );
+
     // A Python contestant in practice mode, from the venv alone, plays the
     // same game as through the source tree's module and library.
     let script = common::root().join("python_examples/greedy.py");

@@ -116,6 +116,18 @@ pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
 }
 
 /// Parses both decks (see [`parse_deck`]) and simulates the game.
+///
+/// Marc Paulhus's 1999 record deal (R. P. Mann's list of records): 4791
+/// cards, 670 tricks.
+///
+/// ```
+/// use poker::camicia::{Status, simulate_str};
+///
+/// let outcome = simulate_str("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")?;
+/// assert_eq!(outcome.status, Status::Finished);
+/// assert_eq!((outcome.cards, outcome.tricks), (4791, 670));
+/// # Ok::<(), poker::camicia::ParseError>(())
+/// ```
 pub fn simulate_str(a: &str, b: &str) -> Result<Outcome, ParseError> {
     let a = parse_deck(a, Player::A)?;
     let b = parse_deck(b, Player::B)?;

@@ -129,6 +129,37 @@ enum State {
 
 /// One game: the deck, the board, and the rule checker. Feed it the calls in
 /// the order the contestant makes them; the first violation ends the game.
+///
+/// The contest's worked example (board rows top to bottom `JC 10H 9H QS`,
+/// `9S 10D AS QD`, `KC 10C KS KD`, `KH AC 9C QH`, `JD AD JH 9D`): dealt row
+/// by row and placed in columns 1, 2, 3, 4 in turn, it scores two pairs
+/// (2), a full house (5), one pair (1) and three of a kind (3): 11.
+///
+/// ```
+/// use poker::contest::{ContestDeck, Game, Progress};
+///
+/// let deck = ContestDeck::parse(
+///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
+/// )?;
+/// let mut game = Game::new(deck);
+/// game.start()?; // p_startgame
+/// for i in 0..20 {
+///     let card = game.look()?; // p_look
+///     assert_eq!(card, deck.cards()[i]);
+///     match game.place(i as i32 % 4 + 1)? { // p_place
+///         Progress::Continue => assert!(i < 19),
+///         Progress::Finished(score) => {
+///             assert_eq!(i, 19);
+///             let points = score.columns.map(|c| c.points);
+///             assert_eq!(points, [2, 5, 1, 3]);
+///             assert_eq!(score.total, 11);
+///         }
+///     }
+/// }
+/// // A 21st card is a broken rule, not a panic.
+/// assert!(game.look().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     deck: ContestDeck,

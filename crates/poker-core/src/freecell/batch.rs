@@ -242,7 +242,11 @@ mod avx2 {
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn segment<const RANGE: u8>(seed: u32, out: &mut [[u8; CARDS]]) {
         let start = states_of(seed);
+        // Every `p` below points into a `[_; SLOTS]` table at a multiple
+        // of 8 below SLOTS, so at 8 readable values; loads are unaligned.
+        // SAFETY: as just said; AVX2 as the caller promises.
         let load = |p: *const u32| unsafe { _mm256_loadu_si256(p.cast()) };
+        // SAFETY: as for `load`.
         let loadf = |p: *const f32| unsafe { _mm256_loadu_ps(p) };
         let mut states = [_mm256_setzero_si256(); SLOTS / 8];
         let mut step = [_mm256_setzero_si256(); SLOTS / 8];

@@ -1,7 +1,8 @@
 //! Reading a board back from text, for the reverse search.
 
 use super::{CARDS, COLUMNS};
-use crate::cards::{Card, standard_deck};
+use crate::card_list::CardList;
+use crate::cards::Card;
 use std::fmt;
 
 /// Card counts per column (fc-solve layout) and per row (the seed's layout).
@@ -131,12 +132,7 @@ pub fn parse_board(text: &str) -> Result<[Card; CARDS], BoardError> {
 pub fn parse_partial_board(text: &str) -> Result<Vec<Card>, BoardError> {
     let lines = card_lines(text)?;
     if lines.len() == 1 && lines[0].len() < CARDS {
-        let mut duplicates: Vec<Card> = Vec::new();
-        for (i, card) in lines[0].iter().enumerate() {
-            if lines[0][..i].contains(card) && !duplicates.contains(card) {
-                duplicates.push(*card);
-            }
-        }
+        let duplicates = CardList::DECK.census(&lines[0]).duplicates;
         if !duplicates.is_empty() {
             return Err(BoardError::Invalid {
                 duplicates,
@@ -177,29 +173,20 @@ fn card_lines(text: &str) -> Result<Vec<Vec<Card>>, BoardError> {
 
 /// A full board from its card lines, or what is wrong with it.
 fn board_of_lines(lines: Vec<Vec<Card>>) -> Result<[Card; CARDS], BoardError> {
-    let mut seen = [0u8; CARDS];
-    for card in lines.iter().flatten() {
-        seen[usize::from(card.index())] += 1;
-    }
-    let mut duplicates = Vec::new();
-    let mut missing = Vec::new();
-    for card in standard_deck() {
-        match seen[usize::from(card.index())] {
-            0 => missing.push(card),
-            1 => {}
-            _ => duplicates.push(card),
-        }
-    }
+    let all: Vec<Card> = lines.iter().flatten().copied().collect();
+    // Every card of the 52-card deck is in it, so the census finds none
+    // outside.
+    let census = CardList::DECK.census(&all);
     let shape = shape_problems(&lines);
-    if !duplicates.is_empty() || !missing.is_empty() || !shape.is_empty() {
+    if !census.is_whole_deck() || !shape.is_empty() {
         return Err(BoardError::Invalid {
-            duplicates,
-            missing,
+            duplicates: census.duplicates,
+            missing: census.missing,
             shape,
         });
     }
 
-    let mut order = [standard_deck()[0]; CARDS];
+    let mut order = [all[0]; CARDS];
     if lines.len() == COLUMNS {
         for (c, column) in lines.iter().enumerate() {
             for (row, &card) in column.iter().enumerate() {

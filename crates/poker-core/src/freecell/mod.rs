@@ -299,6 +299,22 @@ pub struct Deal {
 
 impl Deal {
     /// Deals game `number`.
+    ///
+    /// Deal 617 as pysol-cards deals it (an independent implementation):
+    ///
+    /// ```
+    /// use poker::freecell::{Deal, DealNumber, Layout, Tens, parse_board};
+    ///
+    /// let deal = Deal::new(DealNumber::new(617)?);
+    /// let order: Vec<String> = deal.cards().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(order[..8], ["7D", "AD", "5C", "3S", "5S", "8C", "2D", "AH"]);
+    /// // The fc-solve layout: one line per column, deepest card first.
+    /// let columns = deal.format(Layout::Columns, Tens::T);
+    /// assert!(columns.starts_with("7D TD TH KD 4C 4S JD\nAD 7S QC 5H QS TS KS\n"));
+    /// // And back: the board parser gives the dealing order.
+    /// assert_eq!(parse_board(&columns)?, deal.cards());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(number: DealNumber) -> Deal {
         Deal {
             number,

@@ -1,6 +1,7 @@
 //! The run configuration: how every program of one evaluation is started
 //! and limited.
 
+use super::error::LaunchError;
 use super::launcher::{Launcher, SandboxMode};
 use crate::sandbox::{LimitReport, Limits};
 use std::time::Duration;
@@ -46,12 +47,13 @@ pub fn default_compile_limits() -> Limits {
 
 impl RunConfig {
     /// A configuration for `mode` with the given limits, one game at a time.
-    /// Errors: the sandbox was asked for (`On`) and cannot run here.
+    /// Errors: as [`Launcher::choose`]: the sandbox was asked for (`On`)
+    /// and cannot run here, or no launcher can be had for `mode`.
     pub fn new(
         mode: SandboxMode,
         limits: Limits,
         compile_limits: Limits,
-    ) -> Result<RunConfig, String> {
+    ) -> Result<RunConfig, LaunchError> {
         let (launcher, warning) = Launcher::choose(mode)?;
         Ok(RunConfig {
             launcher,

@@ -10,6 +10,7 @@
 //! contestant can write.
 
 use super::config::RunConfig;
+use super::error::NotRun;
 use super::launcher::Program;
 use super::process::{self, Supervisor};
 use super::verdict::{Verdict, classify};
@@ -46,7 +47,7 @@ pub struct Contestant {
     /// The path as given.
     pub source: PathBuf,
     /// The program to run, or the reason it cannot run.
-    pub program: Result<Program, String>,
+    pub program: Result<Program, NotRun>,
     /// The command that compiled it, for the record (empty when it needed
     /// no compiling).
     pub compile_command: Vec<String>,
@@ -231,13 +232,13 @@ impl Toolchain {
         let mut contestant = Contestant {
             name,
             source: path.to_path_buf(),
-            program: Err(String::new()),
+            program: Err(NotRun::Setup(String::new())),
             compile_command: Vec::new(),
             practice_build: Vec::new(),
             practice_run: Vec::new(),
         };
         contestant.program = match path.extension().and_then(|e| e.to_str()) {
-            _ if !path.exists() => Err(format!("{} does not exist", path.display())),
+            _ if !path.exists() => Err(NotRun::Missing(path.to_path_buf())),
             Some(kind @ ("c" | "pas" | "pp")) => {
                 self.compile(supervisor, path, kind, &mut contestant.compile_command)
             }
@@ -256,7 +257,7 @@ impl Toolchain {
             );
             let images = self.work_dir.join("images");
             if let Err(why) = super::private_root::privatize(program, python, &lib_dirs, &images) {
-                contestant.program = Err(why);
+                contestant.program = Err(NotRun::Setup(why));
             }
         }
         self.practice(&mut contestant);
@@ -272,18 +273,18 @@ impl Toolchain {
         source: &Path,
         kind: &str,
         record: &mut Vec<String>,
-    ) -> Result<Program, String> {
+    ) -> Result<Program, NotRun> {
         let shown = source.display();
         let build = tempfile::Builder::new()
             .prefix("build-")
             .tempdir_in(&self.work_dir)
-            .map_err(|e| format!("cannot make a build folder: {e}"))?;
+            .map_err(|e| NotRun::Setup(format!("cannot make a build folder: {e}")))?;
         let dir = build.path();
         // Mode 0700 (tempfile's): no other user can read or fill it. In the
         // sandbox the jail hands it to the compiler's leased uid for the
         // compilation.
         let copy = dir.join(format!("contestant.{kind}"));
-        fs::copy(source, &copy).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        fs::copy(source, &copy).map_err(|e| NotRun::Setup(format!("cannot read {shown}: {e}")))?;
         let output = dir.join("contestant");
         let mut program = if kind == "c" {
             self.c_compiler(&copy, &output)?
@@ -306,13 +307,13 @@ impl Toolchain {
             .config
             .launcher
             .prepare(&program, limits)
-            .map_err(|e| format!("cannot start the compiler for {shown}: {e}"))?;
+            .map_err(|e| NotRun::Setup(format!("cannot start the compiler for {shown}: {e}")))?;
         let running = process::spawn(launch, false)
-            .map_err(|e| format!("cannot start the compiler for {shown}: {e}"))?;
+            .map_err(|e| NotRun::Setup(format!("cannot start the compiler for {shown}: {e}")))?;
         let _ = supervisor;
         let exited = running.wait_until(Instant::now() + limits.wall);
         let (outcome, stdout, stderr) = running.finish(Duration::ZERO);
-        let exceeded = |what: String| format!("compilation exceeded {what}");
+        let exceeded = |what: String| NotRun::CompileLimit(format!("compilation exceeded {what}"));
         let mut verdict = classify(outcome.as_ref(), !exited, limits);
         // The limit usually stops one of the driver's children (`as`, `ld`),
         // and the driver reports it by the signal's description.
@@ -342,13 +343,15 @@ impl Toolchain {
                 )));
             }
             Verdict::FileSize => {
-                return Err(format!(
+                return Err(NotRun::CompileLimit(format!(
                     "the compiler's output exceeds {} MiB",
                     MAX_PROGRAM >> 20
-                ));
+                )));
             }
             Verdict::FailedToStart(why) => {
-                return Err(format!("the sandbox failed to start the compiler: {why}"));
+                return Err(NotRun::Setup(format!(
+                    "the sandbox failed to start the compiler: {why}"
+                )));
             }
             _ => {
                 let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
@@ -369,7 +372,7 @@ impl Toolchain {
                     let more = errors.len() - DIAGNOSTIC_LINES;
                     why.push_str(&format!("\n... and {more} more lines"));
                 }
-                return Err(why);
+                return Err(NotRun::DoesNotCompile(why));
             }
         }
         let kept = self.keep(&output)?;
@@ -381,13 +384,13 @@ impl Toolchain {
     }
 
     /// `cc -O2 -o OUTPUT SOURCE -I<header> -L<lib> -lpoker -rpath <lib> -lm`.
-    fn c_compiler(&self, source: &Path, output: &Path) -> Result<Program, String> {
+    fn c_compiler(&self, source: &Path, output: &Path) -> Result<Program, NotRun> {
         let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
         let compiler = resolve(&cc).ok_or_else(|| {
-            format!(
+            NotRun::Setup(format!(
                 "cannot find the C compiler `{}` (set CC or install gcc)",
                 Path::new(&cc).display()
-            )
+            ))
         })?;
         let lib = &self.lib_dir;
         let header = self.work_dir.join("include/poker.h");
@@ -419,13 +422,13 @@ impl Toolchain {
     }
 
     /// `fpc -O2 -Fu<unit> -FU<build> -Fl<lib> -k-rpath=<lib> -oOUTPUT SOURCE`.
-    fn pascal_compiler(&self, source: &Path, output: &Path, dir: &Path) -> Result<Program, String> {
+    fn pascal_compiler(&self, source: &Path, output: &Path, dir: &Path) -> Result<Program, NotRun> {
         let fpc = std::env::var_os("FPC").unwrap_or_else(|| "fpc".into());
         let compiler = resolve(&fpc).ok_or_else(|| {
-            format!(
+            NotRun::Setup(format!(
                 "cannot find the Free Pascal compiler `{}` (Debian: fp-compiler)",
                 Path::new(&fpc).display()
-            )
+            ))
         })?;
         let lib = &self.lib_dir;
         let args: Vec<OsString> = vec![
@@ -455,13 +458,15 @@ impl Toolchain {
     /// Copies a compiled program out of its build folder (a regular file,
     /// never through a link the compiler may have left) into the folder only
     /// the evaluator writes.
-    fn keep(&self, output: &Path) -> Result<PathBuf, String> {
+    fn keep(&self, output: &Path) -> Result<PathBuf, NotRun> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let meta = fs::symlink_metadata(output)
-            .map_err(|e| format!("the compiler wrote no program: {e}"))?;
+            .map_err(|e| NotRun::NotAProgram(format!("the compiler wrote no program: {e}")))?;
         if !meta.is_file() || meta.len() > MAX_PROGRAM {
-            return Err("the compiler's output is not a program of at most 64 MiB".into());
+            return Err(NotRun::NotAProgram(
+                "the compiler's output is not a program of at most 64 MiB".into(),
+            ));
         }
         let kept = self
             .work_dir
@@ -469,14 +474,15 @@ impl Toolchain {
             .join(NEXT.fetch_add(1, Ordering::Relaxed).to_string());
         fs::copy(output, &kept)
             .and_then(|_| fs::set_permissions(&kept, Permissions::from_mode(0o755)))
-            .map_err(|e| format!("cannot keep the compiled program: {e}"))?;
+            .map_err(|e| NotRun::Setup(format!("cannot keep the compiled program: {e}")))?;
         Ok(kept)
     }
 
     /// A Python contestant: `python3 SCRIPT` with the embedded `libpoker`
     /// module on its path and `LIBPOKER` naming the library to load.
-    fn python(&self, source: &Path) -> Result<Program, String> {
-        let script = fs::canonicalize(source).map_err(|e| format!("{}: {e}", source.display()))?;
+    fn python(&self, source: &Path) -> Result<Program, NotRun> {
+        let script = fs::canonicalize(source)
+            .map_err(|e| NotRun::NotAProgram(format!("{}: {e}", source.display())))?;
         // The sandbox shows the system's /usr only: its python3.
         let python = match self.config.launcher {
             super::Launcher::Plain => resolve("python3".as_ref()),
@@ -484,7 +490,7 @@ impl Toolchain {
                 Some(PathBuf::from("/usr/bin/python3")).filter(|p| p.exists())
             }
         }
-        .ok_or("cannot find python3 (Debian: python3)")?;
+        .ok_or_else(|| NotRun::Setup("cannot find python3 (Debian: python3)".into()))?;
         let module_dir = self.work_dir.join("python");
         Ok(Program {
             files: vec![
@@ -505,15 +511,16 @@ impl Toolchain {
 
     /// An executable given as it is: run by its absolute path, with the
     /// libpoker it was built against (`--lib-dir`) at the same path.
-    fn executable(&self, path: &Path) -> Result<Program, String> {
-        let meta = fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    fn executable(&self, path: &Path) -> Result<Program, NotRun> {
+        let unusable = |e: std::io::Error| NotRun::NotAProgram(format!("{}: {e}", path.display()));
+        let meta = fs::metadata(path).map_err(unusable)?;
         if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
-            return Err(format!(
+            return Err(NotRun::NotAProgram(format!(
                 "{} is not an executable file (nor a .c, .pas or .py source)",
                 path.display()
-            ));
+            )));
         }
-        let program = fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let program = fs::canonicalize(path).map_err(unusable)?;
         let mut files = vec![program.clone(), self.libpoker()];
         files.extend(self.libpoker_aliases());
         Ok(Program {

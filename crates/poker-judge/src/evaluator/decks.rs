@@ -4,6 +4,7 @@
 //! made by the documented procedure [`generate`] with base seed
 //! [`BUILTIN_SEED`]; `poker decks --seed 19940808` prints them again.
 
+use super::error::DeckFileError;
 use poker_core::contest::ContestDeck;
 
 /// Base seed of the built-in decks: 8 August 1994, the contest's deadline
@@ -50,9 +51,12 @@ pub fn builtin() -> Vec<ContestDeck> {
 
 /// Reads and parses the deck file at `path`; errors name the file (and the
 /// line, see [`parse_deck_file`]).
-pub fn read_deck_file(path: &std::path::Path) -> Result<Vec<ContestDeck>, String> {
+pub fn read_deck_file(path: &std::path::Path) -> Result<Vec<ContestDeck>, DeckFileError> {
     use std::io::Read;
-    let failed = |e: std::io::Error| format!("cannot read deck file {}: {e}", path.display());
+    let failed = |source| DeckFileError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .map_err(failed)?
@@ -60,15 +64,15 @@ pub fn read_deck_file(path: &std::path::Path) -> Result<Vec<ContestDeck>, String
         .read_to_end(&mut bytes)
         .map_err(failed)?;
     if bytes.len() as u64 > MAX_DECK_FILE {
-        return Err(format!(
-            "{}: larger than {} MiB, not a deck file",
-            path.display(),
-            MAX_DECK_FILE >> 20
-        ));
+        return Err(DeckFileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_DECK_FILE,
+        });
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| format!("{}: not UTF-8 text, not a deck file", path.display()))?;
-    parse_deck_file(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let text = String::from_utf8(bytes).map_err(|_| DeckFileError::NotText {
+        path: path.to_path_buf(),
+    })?;
+    parse_deck_file(&text).map_err(|e| e.in_file(path))
 }
 
 /// The largest deck file read (a million decks fit in 72 MiB; this is for
@@ -77,7 +81,7 @@ const MAX_DECK_FILE: u64 = 16 << 20;
 
 /// Parses a deck file: one deck a line (24 card tokens such as `TS 9h`),
 /// blank lines and `#` comments ignored. An error names the line.
-pub fn parse_deck_file(text: &str) -> Result<Vec<ContestDeck>, String> {
+pub fn parse_deck_file(text: &str) -> Result<Vec<ContestDeck>, DeckFileError> {
     let mut decks = Vec::new();
     // A byte-order mark some editors write is not part of the first card.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -86,11 +90,15 @@ pub fn parse_deck_file(text: &str) -> Result<Vec<ContestDeck>, String> {
         if content.is_empty() {
             continue;
         }
-        let deck = ContestDeck::parse(content).map_err(|e| format!("line {}: {e}", number + 1))?;
+        let deck = ContestDeck::parse(content).map_err(|error| DeckFileError::BadLine {
+            path: None,
+            line: number + 1,
+            error,
+        })?;
         decks.push(deck);
     }
     if decks.is_empty() {
-        return Err("no decks found".into());
+        return Err(DeckFileError::Empty { path: None });
     }
     Ok(decks)
 }
@@ -113,10 +121,13 @@ mod tests {
         let good = ContestDeck::ordered().to_string();
         let text = format!("# comment\n\n{good}\n{good} # trailing comment\n9S TS\n");
         assert_eq!(
-            parse_deck_file(&text),
-            Err("line 5: expected 24 cards, found 2".into())
+            parse_deck_file(&text).unwrap_err().to_string(),
+            "line 5: expected 24 cards, found 2"
         );
-        assert_eq!(parse_deck_file("# only\n"), Err("no decks found".into()));
+        assert_eq!(
+            parse_deck_file("# only\n").unwrap_err().to_string(),
+            "no decks found"
+        );
         assert_eq!(parse_deck_file(&format!("{good}\n")).unwrap().len(), 1);
     }
 }

@@ -21,7 +21,9 @@ use super::{
     EXIT_GRACE, GameResult, Launcher, Program, RunConfig, conclude, launch_with_channel, play,
     play_launched,
 };
-use crate::sandbox::{Ending as ProgramEnding, GameCgroup, Limits, Outcome, Usage};
+use crate::sandbox::{
+    Ending as ProgramEnding, FreezerKeepalive, GameCgroup, Limits, Outcome, Usage,
+};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{Received, Transport};
@@ -108,6 +110,8 @@ fn wait_any(fds: &[BorrowedFd<'_>], deadline: Instant) -> Option<usize> {
 pub(crate) struct Server {
     running: Running,
     channel: OwnedFd,
+    /// Keeps the v1 freezer cheap to use around each game.
+    _freezer_keepalive: Option<FreezerKeepalive>,
 }
 
 /// What starting a server gave.
@@ -155,7 +159,12 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     drop(watched);
     if first.as_deref().and_then(ServerLine::decode) == Some(ServerLine::Hello(FORK_SERVER_VERSION))
     {
-        let server = Server { running, channel };
+        let freezer_keepalive = running.cgroup().and_then(|cg| cg.freezer_keepalive());
+        let server = Server {
+            running,
+            channel,
+            _freezer_keepalive: freezer_keepalive,
+        };
         // What the program did before p_startgame counts towards every
         // game's CPU time in a fresh process: a server that spent the
         // limit on it would have each game judged otherwise.

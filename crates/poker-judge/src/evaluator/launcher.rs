@@ -3,6 +3,7 @@
 //! [`super::play`] and the toolchain, plain processes or the bubblewrap
 //! sandbox ([`crate::sandbox`]).
 
+use super::error::LaunchError;
 use crate::sandbox::{self, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage};
 use std::ffi::OsString;
 use std::ops::Range;
@@ -68,27 +69,24 @@ pub enum Launcher {
 impl Launcher {
     /// The launcher `mode` asks for: `Ok((launcher, warning))`, the warning
     /// set when `Auto` fell back to plain processes or when the sandbox runs
-    /// without a cgroup (rlimits stand in: the warning says why); an error
-    /// message when `On` cannot be had, when `Off` (or `Auto`'s fallback)
+    /// without a cgroup (rlimits stand in: the warning says why). Errors
+    /// ([`LaunchError`]): `On` cannot be had, `Off` (or `Auto`'s fallback)
     /// cannot have the PID namespace every unconfined program runs in, or
-    /// when `POKER_SANDBOX_CGROUP` names a cgroup that cannot be used (with
-    /// `On` or `Auto`).
-    pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), String> {
+    /// `POKER_SANDBOX_CGROUP` names a cgroup that cannot be used (with `On`
+    /// or `Auto`).
+    pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), LaunchError> {
         let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
             uid_range: sandbox::DEFAULT_UID_RANGE,
             facts,
         };
-        let unconfined = || {
-            super::pid_namespace::PidNamespace::new()
-                .map_err(|e| format!("contestants cannot run unconfined: {e}"))
-        };
+        let unconfined = super::pid_namespace::PidNamespace::new;
         if mode == SandboxMode::Off {
-            unconfined()?;
+            unconfined().map_err(LaunchError::Unconfined)?;
             return Ok((Launcher::Plain, None));
         }
         let no_cgroup = sandbox::cgroup_fallback()
-            .map_err(|why| format!("the sandbox cannot run: {why}"))?
+            .map_err(LaunchError::Cgroup)?
             .map(|why| {
                 format!(
                     "no cgroup for the games, so rlimits stand in for the memory and \
@@ -97,11 +95,14 @@ impl Launcher {
             });
         match (mode, sandbox::probe_jail()) {
             (_, Ok(probed)) => Ok((bubblewrap(probed), no_cgroup)),
-            (SandboxMode::On, Err(why)) => Err(format!(
-                "the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined"
-            )),
+            (SandboxMode::On, Err(why)) => Err(LaunchError::SandboxRequired(why)),
             (_, Err(why)) => {
-                unconfined().map_err(|e| format!("the sandbox cannot run: {why}; and {e}"))?;
+                if let Err(e) = unconfined() {
+                    return Err(LaunchError::Neither {
+                        sandbox: why,
+                        unconfined: e,
+                    });
+                }
                 Ok((
                     Launcher::Plain,
                     Some(format!("no sandbox: contestants run unconfined ({why})")),

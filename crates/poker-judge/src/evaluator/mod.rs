@@ -13,9 +13,11 @@
 //! child per game ([`fork_server`]); each game keeps its own channel,
 //! limits and result, judged by the same rules.
 
+mod affinity;
 pub mod config;
 pub mod contestant;
 pub mod decks;
+mod error;
 pub mod fork_server;
 pub mod launcher;
 pub mod names;
@@ -28,6 +30,7 @@ pub mod verdict;
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
+pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
@@ -38,6 +41,7 @@ use poker_core::contest::{ContestDeck, Game};
 use poker_core::optimum::deck_optimum;
 use poker_protocol::manager::{self, Ending};
 use poker_protocol::{CHANNEL_ENV, Transport};
+use rustix::process::Signal;
 use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
@@ -264,7 +268,7 @@ fn judge(
             Status::Crash,
             Some(format!(
                 "killed by {} after {placed}",
-                signal_name(libc::SIGXFSZ)
+                signal_name(Signal::XFSZ.as_raw())
             )),
         ),
         Verdict::Exited(code) => (
@@ -276,21 +280,24 @@ fn judge(
 
 /// A signal's conventional name, e.g. `SIGSEGV (11)`.
 pub(crate) fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGTRAP => "SIGTRAP",
-        _ => "signal",
-    };
+    const NAMES: [(Signal, &str); 12] = [
+        (Signal::SEGV, "SIGSEGV"),
+        (Signal::ABORT, "SIGABRT"),
+        (Signal::FPE, "SIGFPE"),
+        (Signal::ILL, "SIGILL"),
+        (Signal::BUS, "SIGBUS"),
+        (Signal::KILL, "SIGKILL"),
+        (Signal::TERM, "SIGTERM"),
+        (Signal::INT, "SIGINT"),
+        (Signal::PIPE, "SIGPIPE"),
+        (Signal::XCPU, "SIGXCPU"),
+        (Signal::XFSZ, "SIGXFSZ"),
+        (Signal::TRAP, "SIGTRAP"),
+    ];
+    let name = NAMES
+        .iter()
+        .find(|(s, _)| s.as_raw() == signal)
+        .map_or("signal", |(_, name)| name);
     format!("{name} ({signal})")
 }
 
@@ -299,8 +306,47 @@ pub(crate) fn signal_name(signal: i32) -> String {
 /// each (from any thread, in any order; nothing is kept here, so memory
 /// stays flat however many games). With `config.fork_server`, each job
 /// runs one fork server of the program ([`fork_server`]); otherwise each
-/// game is a fresh process. Used to measure a contestant on many random
+/// game is a fresh process. Each job's thread, and so the programs it
+/// starts, runs on a CPU of its own ([`affinity`]). Used to measure a contestant on many random
 /// decks (`poker bench`). Returns where the games were played.
+///
+/// Any program that speaks the protocol (docs/protocol.md) on its channel
+/// plays; here a shell script placing round robin, unconfined, on the
+/// ordered deck (one suit per column, 9 to K: four straight flushes, 32):
+///
+/// ```
+/// use poker::contest::ContestDeck;
+/// use poker::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
+/// use std::sync::Mutex;
+/// use std::time::Duration;
+///
+/// // The evaluator's end of the channel is descriptor 3 of the program.
+/// let script = r#"
+///     ask() { printf '%s\n' "$1" >&3; read -r reply <&3; }
+///     ask S
+///     i=0
+///     while [ $i -lt 20 ]; do ask L; ask "P $((i % 4 + 1))"; i=$((i + 1)); done
+/// "#;
+/// let program = Program {
+///     path: "/bin/sh".into(),
+///     args: vec!["-c".into(), script.into()],
+///     files: vec!["/bin/sh".into()],
+///     ..Program::default()
+/// };
+/// let supervisor = become_supervisor()?;
+/// let config = RunConfig::unconfined(Duration::from_secs(5));
+/// let games = Mutex::new(Vec::new());
+/// play_many(&supervisor, &program, 2, |_| ContestDeck::ordered(), &config, |game| {
+///     games.lock().unwrap().push(game)
+/// })?;
+/// let games = games.into_inner().unwrap();
+/// assert_eq!(games.len(), 2);
+/// for game in games {
+///     assert_eq!(game.status, Status::Ok, "{:?}", game.reason);
+///     assert_eq!(game.score, 32);
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn play_many(
     supervisor: &Supervisor,
     program: &Program,
@@ -316,7 +362,8 @@ pub fn play_many(
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         (i <= count).then(|| (i, deck_of(i)))
     };
-    let worker = || {
+    let worker = |job: usize| {
+        let _pinned = affinity::Pinned::to_job(job);
         if config.fork_server {
             fork_server::play_through_server(supervisor, program, config, take, &on_game)
         } else {
@@ -333,7 +380,9 @@ pub fn play_many(
     };
     let mut processes = fork_server::Processes::default();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(worker)).collect();
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| scope.spawn(move || worker(job)))
+            .collect();
         for handle in handles {
             match handle.join() {
                 Ok(part) => processes.add(part),
@@ -362,7 +411,8 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
 /// calling `on_game` after each game, and ranks the results (each
 /// contestant's games in deck order). Each game also carries its deck's
-/// hindsight optimum (the best possible score).
+/// hindsight optimum (the best possible score). The games run on one CPU
+/// ([`affinity`]), the calling thread's CPU set is restored after.
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],
@@ -374,6 +424,7 @@ pub fn evaluate(
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let _pinned = affinity::Pinned::to_job(0);
     let mut record = |c: usize, game: GameResult| {
         let i = game.deck - 1;
         let game = GameResult {
@@ -400,14 +451,16 @@ pub fn evaluate(
                         record(c, game)
                     });
                 }
-                Err(why) => mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.clone()))),
+                Err(why) => {
+                    mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))
+                }
             }
         }
     } else {
         for (c, i) in order {
             let game = match &contestants[c].program {
                 Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
-                Err(why) => GameResult::not_run(i + 1, why.clone()),
+                Err(why) => GameResult::not_run(i + 1, why.to_string()),
             };
             record(c, game);
         }
@@ -418,7 +471,7 @@ pub fn evaluate(
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
-            not_run: contestant.program.clone().err(),
+            not_run: contestant.program.as_ref().err().map(NotRun::to_string),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),

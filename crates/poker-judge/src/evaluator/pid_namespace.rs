@@ -148,8 +148,10 @@ static PID_ONE: AtomicI32 = AtomicI32::new(0);
 extern "C" fn kill_pid_one(_: libc::c_int) {
     let pid = PID_ONE.load(Ordering::Relaxed);
     if pid > 0 {
-        // SAFETY: kill is async-signal-safe.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+        // kill is async-signal-safe; a failure has nowhere to go.
+        if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
+        }
     }
 }
 
@@ -189,11 +191,16 @@ fn relay(pid: i32) -> ! {
         exit(code);
     }
     if let Some(signal) = status.terminating_signal() {
-        // SAFETY: resetting a disposition and signalling oneself are
-        // async-signal-safe; no core file (RLIMIT_CORE is 0).
+        // SAFETY: resetting a disposition is async-signal-safe (rustix has
+        // no signal()); `signal` is the kernel's, so a valid number.
+        // Signalling oneself then ends the relay as pid 1 ended (no core
+        // file: RLIMIT_CORE is 0).
         unsafe {
             libc::signal(signal, libc::SIG_DFL);
-            libc::kill(libc::getpid(), signal);
+            let _ = rustix::process::kill_process(
+                rustix::process::getpid(),
+                Signal::from_raw_unchecked(signal),
+            );
         }
         exit(128 + signal);
     }

@@ -2,6 +2,7 @@
 //! alike: which limit stopped it, or how it ended by itself.
 
 use crate::sandbox::{Ending, Limits, Outcome};
+use rustix::process::Signal;
 
 /// How a run ended, with the limits named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,11 +41,11 @@ pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> 
     };
     if outcome.usage.oom_killed {
         Verdict::Memory
-    } else if signal == Some(libc::SIGXCPU)
+    } else if signal == Some(Signal::XCPU.as_raw())
         || outcome.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
     {
         Verdict::CpuTime
-    } else if signal == Some(libc::SIGXFSZ) {
+    } else if signal == Some(Signal::XFSZ.as_raw()) {
         Verdict::FileSize
     } else if timed_out {
         Verdict::WallTime
@@ -73,24 +74,30 @@ mod tests {
         let plain = |e| classify(Some(&ended(e, Usage::default())), false, &limits);
         assert_eq!(plain(Ending::Exited(139)), Verdict::Exited(139));
         assert_eq!(
-            plain(Ending::Signaled(libc::SIGSEGV)),
+            plain(Ending::Signaled(Signal::SEGV.as_raw())),
             Verdict::Signaled(11)
         );
-        assert_eq!(plain(Ending::Signaled(libc::SIGXCPU)), Verdict::CpuTime);
-        assert_eq!(plain(Ending::Signaled(libc::SIGXFSZ)), Verdict::FileSize);
+        assert_eq!(
+            plain(Ending::Signaled(Signal::XCPU.as_raw())),
+            Verdict::CpuTime
+        );
+        assert_eq!(
+            plain(Ending::Signaled(Signal::XFSZ.as_raw())),
+            Verdict::FileSize
+        );
         let oom = Usage {
             oom_killed: true,
             ..Usage::default()
         };
-        let killed = ended(Ending::Signaled(libc::SIGKILL), oom);
+        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), oom);
         assert_eq!(classify(Some(&killed), true, &limits), Verdict::Memory);
         let busy = Usage {
             cpu_time: Some(Duration::from_secs(5)),
             ..Usage::default()
         };
-        let killed = ended(Ending::Signaled(libc::SIGKILL), busy);
+        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), busy);
         assert_eq!(classify(Some(&killed), false, &limits), Verdict::CpuTime);
-        let killed = ended(Ending::Signaled(libc::SIGKILL), Usage::default());
+        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), Usage::default());
         assert_eq!(classify(Some(&killed), true, &limits), Verdict::WallTime);
         assert_eq!(classify(None, true, &limits), Verdict::WallTime);
     }

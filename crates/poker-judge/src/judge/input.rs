@@ -1,6 +1,7 @@
 //! The input validator's decision: is a test's input exactly one deck, in
 //! the one format the package writes?
 
+use super::error::InputError;
 use poker_core::contest::ContestDeck;
 
 /// The largest input the validator reads; a deck line is 72 bytes.
@@ -20,23 +21,33 @@ pub fn test_input(deck: &ContestDeck) -> String {
 /// by single spaces, ending with one newline and nothing after it (what
 /// [`test_input`] writes). No comments, blank lines, lower case, `10` or
 /// carriage returns.
-pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, String> {
+///
+/// ```
+/// use poker::judge::{InputError, validate_input};
+///
+/// let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
+/// let deck = validate_input(format!("{line}\n").as_bytes())?;
+/// assert_eq!(deck.to_string(), line);
+/// // Without its newline the same line is refused, with the reason.
+/// let refused = validate_input(line.as_bytes()).unwrap_err();
+/// assert_eq!(refused, InputError::NoFinalNewline);
+/// assert_eq!(refused.to_string(), "the input does not end with a newline");
+/// # Ok::<(), InputError>(())
+/// ```
+pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, InputError> {
     if bytes.len() as u64 > MAX_INPUT {
-        return Err(format!("longer than {MAX_INPUT} bytes"));
+        return Err(InputError::TooLong);
     }
-    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
-    let line = text
-        .strip_suffix('\n')
-        .ok_or("the input does not end with a newline")?;
+    let text = std::str::from_utf8(bytes).map_err(|_| InputError::NotUtf8)?;
+    let line = text.strip_suffix('\n').ok_or(InputError::NoFinalNewline)?;
     if line.contains('\n') {
-        return Err("more than one line".into());
+        return Err(InputError::MoreThanOneLine);
     }
-    let deck = ContestDeck::parse(line).map_err(|e| e.to_string())?;
+    let deck = ContestDeck::parse(line).map_err(InputError::BadDeck)?;
     if deck.to_string() != line {
-        return Err(format!(
-            "not in the exact format: expected {:?}",
-            deck.to_string()
-        ));
+        return Err(InputError::NotExact {
+            expected: deck.to_string(),
+        });
     }
     Ok(deck)
 }

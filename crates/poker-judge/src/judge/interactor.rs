@@ -127,6 +127,32 @@ pub struct Interaction {
 /// Plays one game on `deck` with a submission whose output is `chunks`,
 /// exactly as `poker interact` plays it over standard input and output
 /// (bytes left unread when the game ends are ignored, as the judge does).
+///
+/// A round-robin submission on the contest's worked example (see
+/// [`Game`]) scores 11:
+///
+/// ```
+/// use poker::contest::ContestDeck;
+/// use poker::judge::{Verdict, interact};
+///
+/// let deck = ContestDeck::parse(
+///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
+/// )?;
+/// let mut output = String::from("S\n");
+/// for i in 0..20 {
+///     output += &format!("L\nP {}\n", i % 4 + 1);
+/// }
+/// let played = interact(deck, [output.as_bytes()]);
+/// // The whole output in one chunk: the interactor reads one line, answers
+/// // it, and finds the next already sent, out of turn.
+/// assert!(matches!(played.verdict, Verdict::Rejected(_)));
+/// // One line at a time, as a client sends, it is a whole game.
+/// let played = interact(deck, output.split_inclusive('\n').map(str::as_bytes));
+/// assert!(matches!(played.verdict, Verdict::Accepted { total: 11, .. }));
+/// assert_eq!(played.replies[..2], ["OK\n", "C 3 4\n"]); // JC: value 3 (J), color 4 (clubs)
+/// assert_eq!(played.replies.last().unwrap(), "END 11\n");
+/// # Ok::<(), poker::cards::CardError>(())
+/// ```
 pub fn interact<'a>(deck: ContestDeck, chunks: impl IntoIterator<Item = &'a [u8]>) -> Interaction {
     let mut game = Game::new(deck);
     let mut link = MemoryLink::new(chunks.into_iter());

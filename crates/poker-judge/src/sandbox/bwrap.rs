@@ -15,6 +15,7 @@ use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
 use super::cgroup::{CgroupJoin, GameCgroup};
+use super::error::SandboxError;
 use super::fds::memory_file;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
@@ -29,15 +30,16 @@ pub const BASE_ENV: &[(&str, &str)] = &[("PATH", "/usr/bin:/bin"), ("HOME", "/tm
 /// in a jail as games run (as a leased uid when root).
 ///
 /// Returns the path of `bwrap`: `/usr/bin/bwrap`, else the first `bwrap` on
-/// `PATH`. Errors: a message saying what failed and naming the Debian
-/// package `bubblewrap`.
-pub fn probe() -> Result<PathBuf, String> {
+/// `PATH`. Errors: [`SandboxError::NotInstalled`] or
+/// [`SandboxError::NotWorking`], whose messages name the Debian package
+/// `bubblewrap`.
+pub fn probe() -> Result<PathBuf, SandboxError> {
     probe_jail().map(|(bwrap, _)| bwrap)
 }
 
 /// [`probe`], also saying how a jail here enforces the limits (from the
 /// jail it ran `/bin/true` in), for reports that need no jail of their own.
-pub fn probe_jail() -> Result<(PathBuf, JailFacts), String> {
+pub fn probe_jail() -> Result<(PathBuf, JailFacts), SandboxError> {
     let candidates = std::iter::once(PathBuf::from("/usr/bin/bwrap")).chain(
         std::env::var_os("PATH")
             .map(|p| {
@@ -48,18 +50,11 @@ pub fn probe_jail() -> Result<(PathBuf, JailFacts), String> {
             .unwrap_or_default(),
     );
     let Some(bwrap) = candidates.into_iter().find(|p| p.is_file()) else {
-        return Err(
-            "bubblewrap (bwrap) is not installed: install the Debian package \
-                    `bubblewrap` (apt-get install bubblewrap)"
-                .into(),
-        );
+        return Err(SandboxError::NotInstalled);
     };
-    let fail = |what: String| {
-        format!(
-            "bubblewrap at {} does not work here ({what}); it needs unprivileged user \
-             namespaces; the Debian package is `bubblewrap`",
-            bwrap.display()
-        )
+    let fail = |why: String| SandboxError::NotWorking {
+        bwrap: bwrap.clone(),
+        why,
     };
     let limits = Limits::default();
     let jail = Jail::new(&bwrap, &limits, &Mounts::default(), DEFAULT_UID_RANGE)

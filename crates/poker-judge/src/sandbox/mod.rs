@@ -145,6 +145,7 @@
 mod bwrap;
 mod cgroup;
 pub mod closure;
+mod error;
 mod fds;
 mod filter;
 mod image;
@@ -159,8 +160,10 @@ pub use bwrap::{
     BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
 };
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, GameCgroup, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, FreezerKeepalive, GameCgroup, SUPERVISOR_LEAF,
+    fallback as cgroup_fallback,
 };
+pub use error::SandboxError;
 pub use fds::close_inherited_on_exec;
 pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
 pub use image::{Image, clean_stale};

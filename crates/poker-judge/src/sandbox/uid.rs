@@ -62,7 +62,7 @@ impl UidLease {
                 .create(true)
                 .truncate(false)
                 .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
                 .open(dir.join(format!("{uid}.lock")))?;
             match flock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {

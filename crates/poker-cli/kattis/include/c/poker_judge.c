@@ -1,15 +1,8 @@
 /* poker_judge.c: the contest functions of poker.h for a program judged on
  * a contest system. The judge's interactor holds the deck, checks every
  * rule and scores the board; this file only forwards the calls to it, one
- * line per call, over the program's standard input and output:
- *
- *     program -> judge         judge -> program
- *     S   (p_startgame)        OK
- *     L   (p_look)             C <value> <color>
- *     N   (p_look with NULL)   V <message>
- *     P n (p_place(n))         OK, or END <total> after the 20th
- *
- * and V <message> for any broken rule.
+ * line per call, over the program's standard input and output (the
+ * protocol: docs/protocol.md in libpoker's sources).
  *
  * Before main() starts (a constructor that runs before the program's own),
  * the channel's two descriptors are moved out of the way, descriptor 1 is

@@ -83,6 +83,8 @@ impl V {
     fn get(x: &[u32; LANES]) -> V {
         // SAFETY: 16 u32s are 64 readable bytes; AVX2 as for `lanewise`.
         let p = x.as_ptr().cast::<__m256i>();
+        // SAFETY: `h` < HALVES, so `p.add(h)` reads bytes 32h..32h + 32 of
+        // the 64; an unaligned load needs no alignment.
         V(std::array::from_fn(|h| unsafe {
             _mm256_loadu_si256(p.add(h))
         }))
@@ -93,6 +95,7 @@ impl V {
         // SAFETY: as for `get`.
         let p = x.as_mut_ptr().cast::<__m256i>();
         for h in 0..HALVES {
+            // SAFETY: `h` < HALVES: bytes 32h..32h + 32 of the 64 writable.
             unsafe { _mm256_storeu_si256(p.add(h), self.0[h]) };
         }
     }
@@ -121,8 +124,10 @@ impl V {
             let four =
                 |g: usize| unsafe { _mm_loadu_si128(runs[at[g] as usize..][..4].as_ptr().cast()) };
             // x[g] holds games g and g + 4.
-            let x: [__m256i; 4] =
-                std::array::from_fn(|g| unsafe { _mm256_set_m128i(four(g + 4), four(g)) });
+            let x: [__m256i; 4] = std::array::from_fn(|g| {
+                // SAFETY: AVX2 as for `lanewise`; no memory is touched.
+                unsafe { _mm256_set_m128i(four(g + 4), four(g)) }
+            });
             // SAFETY: AVX2 as for `lanewise`.
             unsafe {
                 let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
