@@ -95,7 +95,7 @@ impl fmt::Display for Category {
 /// house 5, ... nothing 0):
 ///
 /// ```
-/// use poker::hand::{Category, categorize, parse_hand};
+/// use poker_core::hand::{Category, categorize, parse_hand};
 ///
 /// let royal = categorize(&parse_hand("AS KS QS JS 10S")?);
 /// assert_eq!(royal, Category::StraightFlush);
@@ -103,7 +103,7 @@ impl fmt::Display for Category {
 /// let full = categorize(&parse_hand("9h 9d 9c kh ks")?);
 /// assert_eq!((full, full.contest_points()), (Category::FullHouse, 5));
 /// assert_eq!(categorize(&parse_hand("2C 7D 9H JS KC")?), Category::HighCard);
-/// # Ok::<(), poker::cards::CardError>(())
+/// # Ok::<(), poker_core::cards::CardError>(())
 /// ```
 pub fn categorize(cards: &[Card; 5]) -> Category {
     // Count cards per rank value (2..=14) and collect the rank bit set.

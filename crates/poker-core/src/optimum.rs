@@ -59,8 +59,8 @@ impl Optimum {
 /// 9 to K, gives four straight flushes, the most a board can score (4 x 8).
 ///
 /// ```
-/// use poker::contest::ContestDeck;
-/// use poker::optimum::deck_optimum;
+/// use poker_core::contest::ContestDeck;
+/// use poker_core::optimum::deck_optimum;
 ///
 /// let best = deck_optimum(&ContestDeck::ordered());
 /// assert_eq!(best.total, 32);

@@ -42,8 +42,8 @@ impl ShuffledDeck {
     /// The standard deck ([`standard_deck`]) shuffled from `seed`.
     ///
     /// ```
-    /// use poker::cards::standard_deck;
-    /// use poker::shuffle::ShuffledDeck;
+    /// use poker_core::cards::standard_deck;
+    /// use poker_core::shuffle::ShuffledDeck;
     ///
     /// let deck = ShuffledDeck::new(2024);
     /// assert_eq!(deck.seed(), 2024);

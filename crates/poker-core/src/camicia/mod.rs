@@ -121,12 +121,12 @@ pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
 /// cards, 670 tricks.
 ///
 /// ```
-/// use poker::camicia::{Status, simulate_str};
+/// use poker_core::camicia::{Status, simulate_str};
 ///
 /// let outcome = simulate_str("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")?;
 /// assert_eq!(outcome.status, Status::Finished);
 /// assert_eq!((outcome.cards, outcome.tricks), (4791, 670));
-/// # Ok::<(), poker::camicia::ParseError>(())
+/// # Ok::<(), poker_core::camicia::ParseError>(())
 /// ```
 pub fn simulate_str(a: &str, b: &str) -> Result<Outcome, ParseError> {
     let a = parse_deck(a, Player::A)?;

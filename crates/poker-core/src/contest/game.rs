@@ -136,7 +136,7 @@ enum State {
 /// (2), a full house (5), one pair (1) and three of a kind (3): 11.
 ///
 /// ```
-/// use poker::contest::{ContestDeck, Game, Progress};
+/// use poker_core::contest::{ContestDeck, Game, Progress};
 ///
 /// let deck = ContestDeck::parse(
 ///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",

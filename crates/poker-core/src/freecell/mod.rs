@@ -303,7 +303,7 @@ impl Deal {
     /// Deal 617 as pysol-cards deals it (an independent implementation):
     ///
     /// ```
-    /// use poker::freecell::{Deal, DealNumber, Layout, Tens, parse_board};
+    /// use poker_core::freecell::{Deal, DealNumber, Layout, Tens, parse_board};
     ///
     /// let deal = Deal::new(DealNumber::new(617)?);
     /// let order: Vec<String> = deal.cards().iter().map(|c| c.to_string()).collect();

@@ -315,8 +315,8 @@ pub(crate) fn signal_name(signal: i32) -> String {
 /// ordered deck (one suit per column, 9 to K: four straight flushes, 32):
 ///
 /// ```
-/// use poker::contest::ContestDeck;
-/// use poker::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
+/// use poker_core::contest::ContestDeck;
+/// use poker_judge::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
 /// use std::sync::Mutex;
 /// use std::time::Duration;
 ///

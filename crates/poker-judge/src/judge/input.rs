@@ -23,7 +23,7 @@ pub fn test_input(deck: &ContestDeck) -> String {
 /// carriage returns.
 ///
 /// ```
-/// use poker::judge::{InputError, validate_input};
+/// use poker_judge::judge::{InputError, validate_input};
 ///
 /// let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
 /// let deck = validate_input(format!("{line}\n").as_bytes())?;

@@ -132,8 +132,8 @@ pub struct Interaction {
 /// [`Game`]) scores 11:
 ///
 /// ```
-/// use poker::contest::ContestDeck;
-/// use poker::judge::{Verdict, interact};
+/// use poker_core::contest::ContestDeck;
+/// use poker_judge::judge::{Verdict, interact};
 ///
 /// let deck = ContestDeck::parse(
 ///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
@@ -151,7 +151,7 @@ pub struct Interaction {
 /// assert!(matches!(played.verdict, Verdict::Accepted { total: 11, .. }));
 /// assert_eq!(played.replies[..2], ["OK\n", "C 3 4\n"]); // JC: value 3 (J), color 4 (clubs)
 /// assert_eq!(played.replies.last().unwrap(), "END 11\n");
-/// # Ok::<(), poker::cards::CardError>(())
+/// # Ok::<(), poker_core::cards::CardError>(())
 /// ```
 pub fn interact<'a>(deck: ContestDeck, chunks: impl IntoIterator<Item = &'a [u8]>) -> Interaction {
     let mut game = Game::new(deck);
