@@ -1,8 +1,8 @@
 //! `poker optimum`: the hindsight optimum of decks.
 
 use anyhow::{Context, bail};
-use poker_core::card_list::CardList;
-use poker_core::cards::{Card, parse_card_list};
+use poker_core::card_list::{CardList, parse_card_list};
+use poker_core::cards::Card;
 use poker_core::optimum::{Optimum, deck_optimum, optimum};
 use poker_judge::evaluator::decks;
 use std::path::PathBuf;

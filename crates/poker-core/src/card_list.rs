@@ -9,7 +9,23 @@
 //! then checks, in list order, that each card is in the deck and appears
 //! once, and at the end that the list has an allowed length.
 
-use crate::cards::{Card, CardError, Rank, standard_deck};
+use crate::cards::{Card, CardError, Rank, parse_token, standard_deck};
+
+/// Parses whitespace-separated card tokens, rejecting bad tokens and
+/// duplicates. The result keeps the order of the text.
+pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
+    parse_card_list(text, CardList::ANY)
+}
+
+/// Parses whitespace-separated card tokens into a list that `list` accepts
+/// (its deck, each card once, its length), keeping the order of the text.
+pub fn parse_card_list(text: &str, list: CardList) -> Result<Vec<Card>, CardError> {
+    list.validate(
+        text.split_whitespace()
+            .enumerate()
+            .map(|(i, token)| parse_token(token, i + 1)),
+    )
+}
 
 /// Every problem of a list at once, where [`CardList::validate`] stops at
 /// the first: for messages that name all of them (a FreeCell board).
@@ -165,7 +181,6 @@ impl CardList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
 
     fn cards(text: &str) -> Vec<Card> {
         parse_cards(text).unwrap()
@@ -173,7 +188,6 @@ mod tests {
 
     #[test]
     fn a_bad_token_in_a_contest_list_names_the_contests_ranks() {
-        use crate::cards::parse_card_list;
         let contest = parse_card_list("9S 1H", CardList::CONTEST_DECK).unwrap_err();
         assert_eq!(
             contest.to_string(),

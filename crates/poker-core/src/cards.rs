@@ -4,7 +4,6 @@
 //! by a suit letter (`S`, `H`, `D`, `C`), case-insensitive: `TS`, `10s`, `ah`.
 //! Cards print with ten as `T` (`Display`) or as `10` ([`Card::token_with_ten`]).
 
-use crate::card_list::CardList;
 use std::fmt;
 use std::str::FromStr;
 
@@ -288,7 +287,7 @@ impl FromStr for Card {
     }
 }
 
-fn parse_token(token: &str, position: usize) -> Result<Card, CardError> {
+pub(crate) fn parse_token(token: &str, position: usize) -> Result<Card, CardError> {
     let bad = || CardError::BadToken {
         token: token.to_string(),
         position,
@@ -303,22 +302,6 @@ fn parse_token(token: &str, position: usize) -> Result<Card, CardError> {
     Ok(Card { rank, suit })
 }
 
-/// Parses whitespace-separated card tokens, rejecting bad tokens and
-/// duplicates. The result keeps the order of the text.
-pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
-    parse_card_list(text, CardList::ANY)
-}
-
-/// Parses whitespace-separated card tokens into a list that `list` accepts
-/// (its deck, each card once, its length), keeping the order of the text.
-pub fn parse_card_list(text: &str, list: CardList) -> Result<Vec<Card>, CardError> {
-    list.validate(
-        text.split_whitespace()
-            .enumerate()
-            .map(|(i, token)| parse_token(token, i + 1)),
-    )
-}
-
 /// The 52 cards of a standard deck, ordered by rank (deuce first) then suit
 /// (clubs, diamonds, hearts, spades).
 pub fn standard_deck() -> Vec<Card> {
@@ -330,6 +313,7 @@ pub fn standard_deck() -> Vec<Card> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card_list::parse_cards;
 
     #[test]
     fn tokens_parse_in_every_spelling() {

@@ -6,8 +6,8 @@
 //! contest ("Poker American") gives them points in its own order,
 //! where a flush (7) outranks four of a kind (6): see [`Category::contest_points`].
 
-use crate::card_list::CardList;
-use crate::cards::{Card, CardError, parse_card_list};
+use crate::card_list::{CardList, parse_card_list};
+use crate::cards::{Card, CardError};
 use std::fmt;
 
 /// The category of a five-card hand, weakest first in standard poker order.
@@ -156,7 +156,7 @@ fn is_straight(rank_bits: u16) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
+    use crate::card_list::parse_cards;
 
     fn category(text: &str) -> Category {
         let cards: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();

@@ -1,5 +1,6 @@
 //! POKER.H: the contest's three functions, exactly as the contest gave them.
 
+use super::contest_exit::POKER_EXIT_INTERNAL;
 use super::runtime::{Session, Step};
 use poker_protocol::Request;
 use std::cell::Cell;
@@ -17,17 +18,6 @@ thread_local! {
     /// Whether this thread is the one ending the process.
     static ENDS_PROCESS: Cell<bool> = const { Cell::new(false) };
 }
-
-/// Exit status of a contestant after a broken rule (message on stderr).
-pub const POKER_EXIT_VIOLATION: c_int = 3;
-/// Exit status when the module cannot start: a malformed `POKER_DECK`
-/// (24 card tokens) or `POKER_SEED` (a u64), or a `POKER_MANAGER_FD` that is
-/// not a file descriptor number.
-pub const POKER_EXIT_BAD_SETUP: c_int = 2;
-/// Exit status when the evaluator's channel fails (evaluation mode only).
-pub const POKER_EXIT_CHANNEL: c_int = 4;
-/// Exit status when libpoker itself fails (a bug: please report it).
-pub const POKER_EXIT_INTERNAL: c_int = 70;
 
 /// Runs one contest call under the session lock, then acts on the step
 /// with the lock released (so exiting never holds it). Once one call has

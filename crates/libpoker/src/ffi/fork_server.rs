@@ -22,7 +22,8 @@
 //! p_startgame();
 //! ```
 
-use super::contest::{POKER_EXIT_CHANNEL, adopt_channel, finish, session_is_fresh};
+use super::contest::{adopt_channel, finish, session_is_fresh};
+use super::contest_exit::POKER_EXIT_CHANNEL;
 use poker_protocol::server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, server};
 use rustix::fs::{FileType, fstat};

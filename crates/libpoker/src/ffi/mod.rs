@@ -7,6 +7,7 @@
 
 pub mod camicia;
 pub mod contest;
+pub mod contest_exit;
 mod deck_env_error;
 pub mod error;
 pub(crate) mod fork_server;

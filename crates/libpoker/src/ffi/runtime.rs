@@ -7,7 +7,7 @@
 //! forwards each call to the evaluator and never holds a card before it is
 //! turned. The mode is chosen at the first call of any contest function.
 
-use super::contest::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_VIOLATION};
+use super::contest_exit::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_VIOLATION};
 pub use super::deck_env_error::DeckEnvError;
 use crate::contest::{ContestDeck, Game, PLACEMENTS, Progress, RuleError, card_code};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Received, Reply, Request, Transport};

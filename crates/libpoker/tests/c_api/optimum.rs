@@ -1,7 +1,8 @@
 //! The hindsight optimum against an exhaustive search and hand-checked
 //! decks (issue 7).
 
-use poker::cards::{Card, CardError, parse_cards};
+use poker::card_list::parse_cards;
+use poker::cards::{Card, CardError};
 use poker::contest::ContestDeck;
 use poker::ffi::error::{POKER_ERR_CARD, POKER_ERR_COUNT, POKER_ERR_DUPLICATE, POKER_ERR_NULL};
 use poker::ffi::optimum::poker_optimum;

@@ -138,7 +138,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
+    use crate::card_list::parse_cards;
 
     /// The contest text's worked example, rows top to bottom, with
     /// its suits T=clubs, C=hearts, P=spades, R=diamonds translated.

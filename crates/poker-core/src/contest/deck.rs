@@ -1,8 +1,8 @@
 //! The contest's 24-card deck: parsing and uniform seeded shuffling.
 
 use super::DECK_SIZE;
-use crate::card_list::CardList;
-use crate::cards::{Card, CardError, Rank, Suit, parse_card_list};
+use crate::card_list::{CardList, parse_card_list};
+use crate::cards::{Card, CardError, Rank, Suit};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
