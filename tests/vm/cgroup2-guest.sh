@@ -54,6 +54,19 @@ fi
 left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 [ -z "$left" ] && pass "no game cgroup left in $root/poker-sandbox" || no "game cgroups left: $left"
 
+# The same through fork servers: each server's jail is frozen with
+# cgroup.freeze while its child plays in a cgroup of its own.
+stamp "poker eval --fork-server, automatic cgroup"
+if "$poker" eval --fork-server --json --quiet --sandbox on --time-limit 30 \
+    c_examples/greedy.c c_examples/roundrobin.c > "$out/guest-fork.json" 2> "$out/guest-fork.err"; then
+    pass "poker eval --fork-server with the automatic cgroup"
+else
+    cat "$out/guest-fork.err"; no "poker eval --fork-server with the automatic cgroup"
+fi
+[ -s "$out/guest-fork.err" ] && { cat "$out/guest-fork.err"; no "poker eval --fork-server printed warnings or errors"; }
+left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
+[ -z "$left" ] && pass "no game or server cgroup left in $root/poker-sandbox" || no "cgroups left: $left"
+
 # poker eval in a delegated folder made as `systemd-run --scope -p
 # Delegate=yes` makes it: owned by root, memory and pids enabled in its
 # parent, the evaluator started alone inside it.

@@ -122,7 +122,7 @@ say "the guest ran for $(( $(date +%s) - t0 )) s (exit $status)"
 cat "$out/guest.log" >&2
 guest_ok=yes
 grep -qx "guest: all checks passed" "$out/guest.log" || guest_ok=no
-for report in guest-auto guest-delegated; do
+for report in guest-auto guest-fork guest-delegated; do
     python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/$report.json" 2>/dev/null \
         || fail "the guest wrote no $report.json (log above; console in $out/console.txt)"
 done
@@ -141,6 +141,7 @@ def scores(report):
 def enforcement(report):
     return {l["name"]: l["enforcement"] for l in report["limits"]}
 host, auto, named = load("host.json"), load("guest-auto.json"), load("guest-delegated.json")
+fork = load("guest-fork.json")
 ok = True
 def check(cond, what):
     global ok
@@ -151,6 +152,10 @@ for name, report in [("automatic", auto), ("delegated", named)]:
     e = enforcement(report)
     check(e["memory"] == v2 and e["processes"] == v2, f"{name}: memory and processes enforced by cgroup v2: {e['memory']}, {e['processes']}")
 check(scores(auto) == scores(host), "automatic: greedy and roundrobin score deck for deck as on this machine")
+check(fork["mode"] == "fork-server" and scores(fork) == scores(host),
+      "fork servers: greedy and roundrobin score deck for deck as fresh processes on this machine")
+check(all(t.get("cpu_seconds") and t.get("peak_memory") for c in fork["contestants"] for t in c["tests"]),
+      "fork servers: every game has its CPU time and peak memory from its own cgroup")
 greedy_host = scores(host)["greedy"][:3]
 check(scores(named)["greedy"] == greedy_host, f"delegated: greedy scores {greedy_host} as on this machine")
 games = [t for c in auto["contestants"] for t in c["tests"]]

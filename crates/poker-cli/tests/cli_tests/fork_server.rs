@@ -307,6 +307,8 @@ fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
     }
     let report = eval(&decks, &["--fork-server"], &contestants);
     for contestant in report["contestants"].as_array().unwrap() {
+        // Every game went through its server.
+        assert!(contestant["fork_server_fallback"].is_null(), "{contestant}");
         for test in contestant["tests"].as_array().unwrap() {
             assert_eq!(test["status"], "ok", "{test}");
             let stderr = test["stderr"].as_str().unwrap_or("");
@@ -492,6 +494,13 @@ fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
     let decks = deck_file("hold_fds", 41, 4);
     let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
     let report = eval(&decks, &["--fork-server"], &[contestant]);
+    let fallback = &report["contestants"][0]["fork_server_fallback"];
+    assert!(
+        fallback
+            .as_str()
+            .is_some_and(|why| why.contains("misbehaved")),
+        "{fallback}"
+    );
     let tests = report["contestants"][0]["tests"].as_array().unwrap();
     assert!(tests.iter().all(|t| t["status"] == "ok"), "{tests:?}");
     let with_stderr = tests

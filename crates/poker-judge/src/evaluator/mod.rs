@@ -434,6 +434,8 @@ pub fn evaluate(
         on_game(&contestants[c], &game);
         games[c][i] = Some(game);
     };
+    // Why each contestant's fork server was given up, if it was.
+    let mut fallbacks: Vec<Option<String>> = vec![None; contestants.len()];
     if config.fork_server {
         // One server per contestant plays all of its games, so the shuffle
         // orders the contestants (by their first game in `order`) and, for
@@ -447,9 +449,14 @@ pub fn evaluate(
             match &contestants[c].program {
                 Ok(program) => {
                     let next = || mine.next().map(|i| (i + 1, decks[i]));
-                    fork_server::play_through_server(supervisor, program, config, next, |game| {
-                        record(c, game)
-                    });
+                    let processes = fork_server::play_through_server(
+                        supervisor,
+                        program,
+                        config,
+                        next,
+                        |game| record(c, game),
+                    );
+                    fallbacks[c] = processes.fallback;
                 }
                 Err(why) => {
                     mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))
@@ -466,12 +473,13 @@ pub fn evaluate(
         }
     }
     let mut results = Vec::new();
-    for (contestant, tests) in contestants.iter().zip(games) {
+    for ((contestant, tests), fallback) in contestants.iter().zip(games).zip(fallbacks) {
         let tests: Vec<GameResult> = tests.into_iter().flatten().collect();
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
             not_run: contestant.program.as_ref().err().map(NotRun::to_string),
+            fork_server_fallback: fallback,
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),

@@ -343,6 +343,13 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
         let _ = writeln!(out, "  total: 0\n");
         return;
     }
+    if let Some(why) = &r.fork_server_fallback {
+        let _ = writeln!(
+            out,
+            "  fork server given up, later games in fresh processes: {}",
+            escape(why)
+        );
+    }
     let failures = failures(&r.tests);
     let note = |deck: usize| {
         failures
@@ -452,6 +459,7 @@ mod tests {
             name: "x".into(),
             path: "x.c".into(),
             not_run: None,
+            fork_server_fallback: None,
             total: 0,
             rank: 1,
             scaled: 0,

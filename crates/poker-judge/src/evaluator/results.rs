@@ -126,6 +126,11 @@ pub struct ContestantResult {
     /// then every game is scored 0 with this reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_run: Option<String>,
+    /// With `--fork-server`: why its fork server was given up, its
+    /// remaining games then played in fresh processes (absent when every
+    /// game went through the server, or without `--fork-server`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork_server_fallback: Option<String>,
     /// Sum of its game scores.
     pub total: u32,
     /// Its place in the ranking: 1 + the number of contestants with a
@@ -147,6 +152,7 @@ impl ContestantResult {
             name,
             path: String::new(),
             not_run: None,
+            fork_server_fallback: None,
             total,
             rank: 0,
             scaled: 0,
