@@ -1,7 +1,7 @@
 //! The properties the fuzz targets check, one function per input surface.
 //!
 //! Shared by the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`, nightly) and
-//! by `tests/fuzz_regressions.rs`, which replays the committed seed corpus
+//! by `crates/poker-cli/tests/cli_tests/fuzz_regressions.rs`, which replays the committed seed corpus
 //! and every crash found on stable: each function takes the raw fuzz input
 //! and panics when a property fails. No libfuzzer here, only libpoker.
 #![allow(dead_code)]

@@ -1,4 +1,4 @@
-/* Camicia's C API checked from C (strict C89), driven by tests/camicia_ffi.rs.
+/* Camicia's C API checked from C (strict C89), driven by crates/libpoker/tests/c_api/camicia_ffi.rs.
  * Expected values: the seed's examples and records.json (Nessler 2022,
  * Casella 2024), and the documented error codes. Exit status = first
  * failed check's line, 0 if all pass. */

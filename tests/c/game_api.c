@@ -1,4 +1,4 @@
-/* game_api.c: the embeddable game API tested as C (run by tests/game_api.rs).
+/* game_api.c: the embeddable game API tested as C (run by crates/libpoker/tests/c_api/game_api.rs).
  * Expected values are hand-checked from the contest text (seed 001): its
  * worked example scores 2 + 5 + 1 + 3 = 11, and the point table
  * 8/7/6/5/4/3/2/1/0. Prints "ok" and exits 0 when every check passes. */

@@ -1,4 +1,4 @@
-"""Tests of bindings/python/libpoker.py, run by tests/python.rs with the
+"""Tests of bindings/python/libpoker.py, run by crates/poker-cli/tests/cli_tests/python.rs with the
 freshly built library (LIBPOKER), the header (POKER_HEADER) and the shared
 vectors folder (POKER_VECTORS). Expected values come from the contest text
 (seed 001), hand-checked hands and the shared vectors, never from the code

@@ -20,7 +20,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "count", "json"])]
     canonical: Option<std::path::PathBuf>,
 
-    /// Base seed: deck i is shuffled from seed + i.
+    /// Base seed: deck i is shuffled from seed + i (default: a fresh random
+    /// seed, named in the file's header comment).
     #[arg(long, value_name = "SEED")]
     seed: Option<u64>,
 

@@ -49,9 +49,11 @@ enum Command {
     Package(judge::package::Args),
     /// Play one game as a judge's interactor over standard input and output.
     Interact(judge::interact::Args),
-    /// Check one test's input (a deck) as a judge's input validator.
+    /// Check one test's input (a deck, on standard input) as a judge's input
+    /// validator: exit 42 if it is valid, 43 with the reason if not.
     ValidateDeck(judge::interact::ValidateArgs),
-    /// Rank contestants from their totals (lines `name total`).
+    /// Rank contestants from their totals (lines `name total`, in a file or
+    /// `-` for standard input).
     Rank(judge::rank::Args),
 }
 

@@ -2,7 +2,7 @@
  * Usage: deal_check N...  prints, per deal number, the deal from
  * freecell_deal (converted here by the documented index arithmetic) and the
  * same deal from freecell_format's one-line layout; then checks the error
- * codes and exits 1 on the first wrong one. Driven by tests/freecell_c.rs. */
+ * codes and exits 1 on the first wrong one. Driven by crates/libpoker/tests/c_api/freecell_c.rs. */
 #include "poker.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Checks freecell_find and freecell_deal_range from C: each deal the batch
  * dealer writes is the one freecell_deal writes; each board is found again;
  * every error code and its last error. Prints "ok" and exits 0, or names
- * the first failures and exits 1. Driven by tests/freecell_c.rs, with and
+ * the first failures and exits 1. Driven by crates/libpoker/tests/c_api/freecell_c.rs, with and
  * without POKER_PLAIN=1. */
 #include "poker.h"
 
