@@ -239,13 +239,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         println!("failed:     {failed} games");
         // Games failing alike are told once: the first decks, then how many.
-        for failure in tally.failures.iter().take(5) {
+        for kind in tally.failures.iter().take(5) {
+            let failure = &kind.failure;
             let seeds: Vec<String> = failure
                 .decks
                 .iter()
                 .map(|&d| format!("{}", seed_of(d)))
                 .collect();
-            let more = match failure.count {
+            let more = match kind.count {
                 n if n > failure.decks.len() as u64 => {
                     format!(" and {} more", n - failure.decks.len() as u64)
                 }
@@ -253,8 +254,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             println!(
                 "            {} {}: {} (POKER_SEED={}{more})",
-                failure.count,
-                if failure.count == 1 { "game" } else { "games" },
+                kind.count,
+                if kind.count == 1 { "game" } else { "games" },
                 failure.status.as_str(),
                 seeds.join(", "),
             );

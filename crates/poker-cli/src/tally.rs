@@ -2,8 +2,8 @@
 //! however many games, and the same figures whatever order games end in
 //! (sums of integers, not of floating-point numbers).
 
-use poker_judge::evaluator::report::STDERR_LINES;
-use poker_judge::evaluator::{GameResult, Status};
+use poker_judge::evaluator::GameResult;
+use poker_judge::evaluator::report::Failure;
 
 /// The most distinct kinds of failure kept; further kinds are only counted.
 const FAILURE_KINDS: usize = 20;
@@ -74,16 +74,11 @@ impl Totals {
 /// Games that failed alike: their status, reason and stderr's last lines.
 #[derive(Clone, Debug)]
 pub struct FailureKind {
-    /// The lowest-numbered decks (1-based) that failed this way.
-    pub decks: Vec<usize>,
+    /// How they failed; its `decks` are the lowest-numbered (1-based) of
+    /// them, at most [`FAILURE_DECKS`].
+    pub failure: Failure,
     /// How many games failed this way.
     pub count: u64,
-    /// Their status.
-    pub status: Status,
-    /// Why they scored 0.
-    pub reason: String,
-    /// The last lines of the program's standard error.
-    pub stderr: Vec<String>,
 }
 
 /// Everything `poker bench` reports about the games played.
@@ -123,34 +118,23 @@ impl Tally {
             self.max = Some(key);
         }
         self.seconds += game.seconds;
-        if game.status == Status::Ok {
+        let Some(failure) = Failure::of(game) else {
             return;
-        }
-        self.failed += 1;
-        let reason = game.reason.clone().unwrap_or_default();
-        let stderr: Vec<String> = game
-            .stderr_tail(STDERR_LINES)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        let same = |f: &&mut FailureKind| {
-            f.status == game.status && f.reason == reason && f.stderr == stderr
         };
+        self.failed += 1;
         let kinds = self.failures.len();
-        match self.failures.iter_mut().find(same) {
+        match self
+            .failures
+            .iter_mut()
+            .find(|k| k.failure.same_way(&failure))
+        {
             Some(kind) => {
                 kind.count += 1;
-                kind.decks.push(game.deck);
-                kind.decks.sort_unstable();
-                kind.decks.truncate(FAILURE_DECKS);
+                kind.failure.decks.extend(failure.decks);
+                kind.failure.decks.sort_unstable();
+                kind.failure.decks.truncate(FAILURE_DECKS);
             }
-            None if kinds < FAILURE_KINDS => self.failures.push(FailureKind {
-                decks: vec![game.deck],
-                count: 1,
-                status: game.status,
-                reason,
-                stderr,
-            }),
+            None if kinds < FAILURE_KINDS => self.failures.push(FailureKind { failure, count: 1 }),
             None => self.other_failures += 1,
         }
     }
@@ -159,6 +143,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use poker_judge::evaluator::Status;
 
     #[test]
     fn statistics_match_the_textbook_formulas() {
@@ -189,5 +174,28 @@ mod tests {
         }
         assert_eq!(tally.min, Some((3, 4)));
         assert_eq!(tally.max, Some((9, 2)));
+    }
+
+    #[test]
+    fn games_failing_alike_are_one_kind_with_their_lowest_decks() {
+        let failed = |deck, reason: &str| GameResult::not_run(deck, reason.to_string());
+        let mut tally = Tally::default();
+        // Seven games fail one way (decks 9 down to 3), one another way.
+        for deck in (3..=9).rev() {
+            tally.add(&failed(deck, "a"));
+        }
+        tally.add(&failed(1, "b"));
+        assert_eq!(tally.failed, 8);
+        assert_eq!(tally.failures.len(), 2);
+        let a = &tally.failures[0];
+        assert_eq!((a.count, a.failure.reason.as_str()), (7, "a"));
+        assert_eq!(a.failure.decks, [3, 4, 5, 6, 7]);
+        assert_eq!(tally.failures[1].failure.decks, [1]);
+        // Beyond the kept kinds, failures are only counted.
+        for kind in 0..FAILURE_KINDS {
+            tally.add(&failed(100 + kind, &format!("other {kind}")));
+        }
+        assert_eq!(tally.failures.len(), FAILURE_KINDS);
+        assert_eq!(tally.other_failures, 2);
     }
 }

@@ -287,27 +287,36 @@ pub struct Failure {
     pub stderr: Vec<String>,
 }
 
+impl Failure {
+    /// A failed game as a failure of its deck alone; `None` for a game
+    /// that ended ok.
+    pub fn of(game: &GameResult) -> Option<Failure> {
+        (game.status != Status::Ok).then(|| Failure {
+            decks: vec![game.deck],
+            status: game.status,
+            reason: game.reason.clone().unwrap_or_default(),
+            stderr: game
+                .stderr_tail(STDERR_LINES)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+
+    /// Whether `other` failed the same way: the same status, reason and
+    /// end of standard error.
+    pub fn same_way(&self, other: &Failure) -> bool {
+        self.status == other.status && self.reason == other.reason && self.stderr == other.stderr
+    }
+}
+
 /// The distinct failures among `games`, in order of first appearance.
 pub fn failures(games: &[GameResult]) -> Vec<Failure> {
     let mut found: Vec<Failure> = Vec::new();
-    for game in games.iter().filter(|g| g.status != Status::Ok) {
-        let reason = game.reason.clone().unwrap_or_default();
-        let stderr: Vec<String> = game
-            .stderr_tail(STDERR_LINES)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        match found
-            .iter_mut()
-            .find(|f| f.status == game.status && f.reason == reason && f.stderr == stderr)
-        {
-            Some(failure) => failure.decks.push(game.deck),
-            None => found.push(Failure {
-                decks: vec![game.deck],
-                status: game.status,
-                reason,
-                stderr,
-            }),
+    for failure in games.iter().filter_map(Failure::of) {
+        match found.iter_mut().find(|f| f.same_way(&failure)) {
+            Some(same) => same.decks.extend(failure.decks),
+            None => found.push(failure),
         }
     }
     found
