@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// Runs `poker eval --json` with `args`, returns the parsed JSON.
-fn eval(args: &[&str]) -> Value {
+pub(crate) fn eval(args: &[&str]) -> Value {
     eval_with_lib(&common::lib_dir(), args)
 }
 

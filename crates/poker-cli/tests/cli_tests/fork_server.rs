@@ -22,23 +22,17 @@ fn deck_file(name: &str, seed: u64, count: u64) -> PathBuf {
     path
 }
 
-/// `poker eval --json --sandbox on --decks DECKS EXTRA... CONTESTANTS...`.
+/// `poker eval --json --quiet --sandbox on --decks DECKS EXTRA... CONTESTANTS...`.
 fn eval(decks: &Path, extra: &[&str], contestants: &[PathBuf]) -> Value {
-    let output = crate::common::poker()
-        .args(["eval", "--json", "--quiet", "--sandbox", "on", "--lib-dir"])
-        .arg(common::lib_dir())
-        .arg("--decks")
-        .arg(decks)
-        .args(extra)
-        .args(contestants)
-        .output()
-        .expect("run poker eval");
-    assert!(
-        output.status.success(),
-        "poker eval failed: {}",
-        String::from_utf8_lossy(&output.stderr)
+    let decks = decks.to_str().expect("a UTF-8 path");
+    let mut args = vec!["--quiet", "--sandbox", "on", "--decks", decks];
+    args.extend(extra);
+    args.extend(
+        contestants
+            .iter()
+            .map(|c| c.to_str().expect("a UTF-8 path")),
     );
-    serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
+    crate::evaluator::eval(&args)
 }
 
 /// One game: status, score, board (as JSON text).
