@@ -267,6 +267,30 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
 }
 
 #[test]
+fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_every_game() {
+    // Its second process would be frozen with the server during each
+    // game, so its own p_startgame could come only after a game was
+    // judged: the server is not used, and every game is a fresh process.
+    require_sandbox();
+    let decks = deck_file("two_at_start", 23, 3);
+    let contestant = c_source(
+        "two_at_start",
+        &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+    );
+    let report = eval(&decks, &["--fork-server"], &[contestant]);
+    let tested = &report["contestants"][0];
+    assert_eq!(
+        tested["fork_server_fallback"],
+        "the program had more than one process when it called p_startgame"
+    );
+    let tests = tested["tests"].as_array().unwrap();
+    assert!(
+        tests.iter().all(|t| t["status"] == "violation"),
+        "{tests:?}"
+    );
+}
+
+#[test]
 fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
     require_sandbox();
     let decks = deck_file("buffered", 5, 3);

@@ -176,6 +176,17 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
                 before.as_secs_f64()
             ));
         }
+        // Another process of the program would be frozen with the server
+        // while each game is played, so whether it called p_startgame too
+        // (a broken rule in a fresh process) would show only between
+        // games, after one was judged: such a program plays fresh.
+        let processes = server.program_processes();
+        if processes.is_some_and(|n| n > 1) {
+            server.close();
+            return Started::Unfit(
+                "the program had more than one process when it called p_startgame".into(),
+            );
+        }
         return Started::Server(Box::new(server));
     }
     // Not a server: this was a game, as in a fresh process.
@@ -219,6 +230,21 @@ fn game_cgroup(config: &RunConfig, server_memory: Option<u64>) -> Option<GameCgr
 }
 
 impl Server {
+    /// How many processes of the program its jail (the server's cgroup)
+    /// holds: those inside the jail's pid namespace but its init (the
+    /// reaper, pid 1 there); bubblewrap stays outside it. `None` without a
+    /// cgroup.
+    fn program_processes(&self) -> Option<usize> {
+        let inside = |pid: &u32| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let nspid = status.lines().find_map(|l| l.strip_prefix("NSpid:"))?;
+            let ids: Vec<&str> = nspid.split_whitespace().collect();
+            Some(ids.len() >= 2 && ids.last() != Some(&"1"))
+        };
+        let pids = self.running.cgroup()?.pids();
+        Some(pids.iter().filter(|pid| inside(pid) == Some(true)).count())
+    }
+
     /// CPU time used so far by the server's jail (its cgroup), if measured.
     fn cpu_time(&self) -> Option<Duration> {
         self.running.cgroup().and_then(|cg| cg.cpu_time())
