@@ -113,9 +113,13 @@ kill $sleeper
 
 # An automatic fallback is one warning line, and the limits record it: a
 # user other than root cannot write any cgroup.
+# The other user runs copies in a folder anyone may read: the repository
+# may sit in one only root can enter (as `mktemp -d` makes them).
 stamp "automatic fallback"
+kit=$(mktemp -d) && chmod 755 "$kit"
+cp "$poker" "$repo/target/release/libpoker.so" "$repo/c_examples/greedy.c" "$kit/"
 msg=$(cd /tmp && setpriv --reuid=65534 --regid=65534 --clear-groups \
-    "$poker" eval --quiet --json --sandbox on --time-limit 30 "$repo/c_examples/greedy.c" 2>&1 >"$out/guest-fallback.json")
+    "$kit/poker" eval --quiet --json --sandbox on --time-limit 30 "$kit/greedy.c" 2>&1 >"$out/guest-fallback.json")
 rc=$?
 lines=$(echo "$msg" | grep -c "warning")
 [ $rc -eq 0 ] && [ "$lines" -eq 1 ] && echo "$msg" | grep -q "no cgroup for the games" \
