@@ -29,8 +29,8 @@ use std::time::Instant;
 /// one process per game instead.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The contestant: an executable linked against libpoker, or a .c, .pas
-    /// or .py file (as for `poker eval`).
+    /// The contestant: an executable linked against libpoker, or a .c,
+    /// .cpp (.cc, .cxx, .C), .pas or .py file (as for `poker eval`).
     #[arg(value_name = "CONTESTANT")]
     contestant: PathBuf,
 

@@ -4,6 +4,7 @@ use crate::progress;
 use crate::render;
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
+use poker_judge::evaluator::contestant::CPP_EXTENSIONS;
 use poker_judge::evaluator::report::{Audit, Report, canonical_decks, escape};
 use poker_judge::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
 use sha2::{Digest, Sha256};
@@ -25,7 +26,8 @@ use std::process::ExitCode;
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Contestants: executables linked against libpoker, .c files (compiled
-    /// with $CC, default cc) or .pas files (compiled with $FPC, default fpc,
+    /// with $CC, default cc), .cpp, .cc, .cxx or .C files (compiled with
+    /// $CXX, default c++) or .pas files (compiled with $FPC, default fpc,
     /// `uses Poker;`) to build against it first, or .py scripts (run with
     /// python3 and the libpoker module); see below. Default: every .c file
     /// in ./c_examples (or the installed examples).
@@ -76,10 +78,11 @@ pub struct Args {
 const AFTER_HELP: &str = "\
 How sources are compiled (each alone in a fresh folder, in the sandbox when
 it is on; a source that does not compile is \"not run\" and scores 0):
-  .c         $CC -O2 -o PROGRAM SOURCE -I<header-dir> -L<lib-dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib-dir> -lm
-  .pas, .pp  $FPC -O2 -v0 -Fu<unit-dir> -FU<build-dir> -Fl<lib-dir> -k-rpath=<lib-dir> -k--disable-new-dtags -oPROGRAM SOURCE
-  .py        python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib-dir>/libpoker.so
-$CC defaults to cc and $FPC to fpc; <lib-dir> is --lib-dir (default: the
+  .c                   $CC -O2 -o PROGRAM SOURCE -I<header-dir> -L<lib-dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib-dir> -lm
+  .cpp, .cc, .cxx, .C  $CXX -O2 -std=c++17 -o PROGRAM SOURCE -I<header-dir> -L<lib-dir> -lpoker -Wl,--disable-new-dtags -Wl,-rpath,<lib-dir> -lm
+  .pas, .pp            $FPC -O2 -v0 -Fu<unit-dir> -FU<build-dir> -Fl<lib-dir> -k-rpath=<lib-dir> -k--disable-new-dtags -oPROGRAM SOURCE
+  .py                  python3 SCRIPT, with the libpoker module on PYTHONPATH and LIBPOKER=<lib-dir>/libpoker.so
+$CC defaults to cc, $CXX to c++ and $FPC to fpc; <lib-dir> is --lib-dir (default: the
 folder of libpoker.so next to poker); the header (poker.h) and the Pascal
 unit (poker.pas) are this libpoker's own copies.
 Any other file must be an executable linked against libpoker.
@@ -90,7 +93,7 @@ Examples:
   poker eval --decks secret.txt --strict *.c   a contest: secret decks, fail if one is not run";
 
 /// Checks, before anything runs, that `path` can be a contestant: an
-/// existing file that is a .c, .pas, .pp or .py source or an executable.
+/// existing file that is a C, C++, Pascal or Python source or an executable.
 fn check_contestant(path: &Path) -> anyhow::Result<()> {
     let shown = path.display();
     let meta = match std::fs::metadata(path) {
@@ -106,9 +109,12 @@ fn check_contestant(path: &Path) -> anyhow::Result<()> {
     let source = path
         .extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "c" | "pas" | "pp" | "py"));
+        .is_some_and(|e| matches!(e, "c" | "pas" | "pp" | "py") || CPP_EXTENSIONS.contains(&e));
     if !meta.is_file() || !(source || meta.permissions().mode() & 0o111 != 0) {
-        bail!("contestant {shown} is neither a .c, .pas, .pp or .py source nor an executable file");
+        bail!(
+            "contestant {shown} is neither a .c, .cpp, .cc, .cxx, .C, .pas, .pp or .py source \
+             nor an executable file"
+        );
     }
     Ok(())
 }

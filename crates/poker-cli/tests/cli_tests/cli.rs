@@ -150,7 +150,7 @@ fn eval_refuses_what_cannot_be_a_contestant_before_running_anything() {
         (dir.display().to_string(), "is a folder"),
         (
             text.display().to_string(),
-            "neither a .c, .pas, .pp or .py source nor an executable",
+            "neither a .c, .cpp, .cc, .cxx, .C, .pas, .pp or .py source nor an executable",
         ),
     ] {
         let output = eval_output(&[greedy.to_str().unwrap(), &path]);

@@ -154,12 +154,16 @@ fn readme_and_eval_help_give_the_same_compile_commands() {
     let commands = |text: &str| -> Vec<String> {
         text.lines()
             .map(str::trim_start)
-            .filter(|l| l.starts_with(".c ") || l.starts_with(".pas") || l.starts_with(".py "))
+            .filter(|l| {
+                [".c ", ".cpp,", ".pas", ".py "]
+                    .iter()
+                    .any(|kind| l.starts_with(kind))
+            })
             .map(words)
             .collect()
     };
     let readme = blocks("README.md", "text").join("");
-    assert_eq!(commands(&help).len(), 3, "{help}");
+    assert_eq!(commands(&help).len(), 4, "{help}");
     assert_eq!(commands(&readme), commands(&help));
 }
 

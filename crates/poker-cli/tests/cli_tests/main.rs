@@ -11,6 +11,7 @@ mod camicia_units;
 mod cli;
 #[path = "../../../../tests/common/mod.rs"]
 mod common;
+mod cpp;
 mod docs;
 mod evaluator;
 mod first_hour;

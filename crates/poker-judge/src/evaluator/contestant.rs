@@ -1,6 +1,7 @@
 //! Contestants: an executable, or a source file that the evaluator first
-//! compiles against libpoker (`.c` with `cc`, `.pas` with `fpc`), or a
-//! Python script (`.py`, run by `python3` with the ctypes binding).
+//! compiles against libpoker (`.c` with `cc`, `.cpp`/`.cc`/`.cxx`/`.C` with
+//! `c++`, `.pas` with `fpc`), or a Python script (`.py`, run by `python3`
+//! with the ctypes binding).
 //!
 //! A source is copied alone into a fresh folder and compiled there, through
 //! the same launcher as the games (so in the sandbox when it is on: the
@@ -35,6 +36,9 @@ const MAX_PROGRAM: u64 = 64 << 20;
 /// (`RLIMIT_FSIZE`) before the kernel stops it with SIGXFSZ: a little, so
 /// that a program just over the cap is refused by size, not by signal.
 const COMPILER_FILE_SLACK: u64 = 1 << 20;
+/// The extensions of C++ sources (gcc's, `.C` included).
+pub const CPP_EXTENSIONS: &[&str] = &["cpp", "cc", "cxx", "C"];
+
 /// How gcc's driver, collect2 and fpc describe a child killed by SIGXFSZ
 /// (glibc's `strsignal`).
 const SIGXFSZ_TEXT: &str = "File size limit exceeded";
@@ -222,8 +226,8 @@ impl Toolchain {
         self.lib_dir.join("libpoker.so")
     }
 
-    /// Resolves one contestant path: compiles a `.c` or `.pas` file, runs a
-    /// `.py` file with `python3`, accepts an executable file as it is.
+    /// Resolves one contestant path: compiles a C, C++ or Pascal source,
+    /// runs a `.py` file with `python3`, accepts an executable file as it is.
     pub fn prepare(&self, supervisor: &Supervisor, path: &Path) -> Contestant {
         let name = path.file_stem().map_or_else(
             || path.display().to_string(),
@@ -240,6 +244,9 @@ impl Toolchain {
         contestant.program = match path.extension().and_then(|e| e.to_str()) {
             _ if !path.exists() => Err(NotRun::Missing(path.to_path_buf())),
             Some(kind @ ("c" | "pas" | "pp")) => {
+                self.compile(supervisor, path, kind, &mut contestant.compile_command)
+            }
+            Some(kind) if CPP_EXTENSIONS.contains(&kind) => {
                 self.compile(supervisor, path, kind, &mut contestant.compile_command)
             }
             Some("py") => self.python(path),
@@ -264,7 +271,8 @@ impl Toolchain {
         contestant
     }
 
-    /// Compiles `source` (`kind` "c", "pas" or "pp") alone in a fresh
+    /// Compiles `source` (`kind` its extension: "c", a C++ one, "pas" or
+    /// "pp") alone in a fresh
     /// build folder, through the launcher, and keeps the program where no
     /// contestant can write. `record` gets the compile command.
     fn compile(
@@ -286,8 +294,12 @@ impl Toolchain {
         let copy = dir.join(format!("contestant.{kind}"));
         fs::copy(source, &copy).map_err(|e| NotRun::Setup(format!("cannot read {shown}: {e}")))?;
         let output = dir.join("contestant");
+        // gcc's driver reports on stderr, fpc on stdout.
+        let gcc = kind == "c" || CPP_EXTENSIONS.contains(&kind);
         let mut program = if kind == "c" {
-            self.c_compiler(&copy, &output)?
+            self.c_compiler(&copy, &output, C)?
+        } else if gcc {
+            self.c_compiler(&copy, &output, CPP)?
         } else {
             self.pascal_compiler(&copy, &output, dir)?
         };
@@ -354,14 +366,14 @@ impl Toolchain {
                 )));
             }
             _ => {
-                let text = String::from_utf8_lossy(if kind == "c" { &stderr } else { &stdout })
+                let text = String::from_utf8_lossy(if gcc { &stderr } else { &stdout })
                     // The compiler saw a copy: name the contestant's file
                     // (cc gives the copy's path, fpc its file name).
                     .replace(&copy.display().to_string(), &shown.to_string())
                     .replace(&format!("contestant.{kind}("), &format!("{shown}("));
                 let errors: Vec<&str> = text
                     .lines()
-                    .filter(|l| kind == "c" || l.contains("Error") || l.contains("Fatal"))
+                    .filter(|l| gcc || l.contains("Error") || l.contains("Fatal"))
                     .collect();
                 let mut why = format!("{shown} does not compile:");
                 for line in errors.iter().take(DIAGNOSTIC_LINES) {
@@ -383,31 +395,43 @@ impl Toolchain {
         })
     }
 
-    /// `cc -O2 -o OUTPUT SOURCE -I<header> -L<lib> -lpoker -rpath <lib> -lm`.
-    fn c_compiler(&self, source: &Path, output: &Path) -> Result<Program, NotRun> {
-        let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    /// `cc -O2 -o OUTPUT SOURCE -I<header> -L<lib> -lpoker -rpath <lib> -lm`
+    /// (C), or the same with `c++ -O2 -std=c++17` (C++).
+    fn c_compiler(
+        &self,
+        source: &Path,
+        output: &Path,
+        language: Language,
+    ) -> Result<Program, NotRun> {
+        let cc = std::env::var_os(language.variable).unwrap_or_else(|| language.default.into());
         let compiler = resolve(&cc).ok_or_else(|| {
             NotRun::Setup(format!(
-                "cannot find the C compiler `{}` (set CC or install gcc)",
-                Path::new(&cc).display()
+                "cannot find the {} compiler `{}` (set {} or install {})",
+                language.name,
+                Path::new(&cc).display(),
+                language.variable,
+                language.package,
             ))
         })?;
         let lib = &self.lib_dir;
         let header = self.work_dir.join("include/poker.h");
-        let args: Vec<OsString> = vec![
-            "-O2".into(),
-            "-o".into(),
-            output.into(),
-            source.into(),
-            format!("-I{}", self.work_dir.join("include").display()).into(),
-            format!("-L{}", lib.display()).into(),
-            "-lpoker".into(),
-            // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo
-            // test` points at target/<profile>, where a stale libpoker.so may lie.
-            "-Wl,--disable-new-dtags".into(),
-            format!("-Wl,-rpath,{}", lib.display()).into(),
-            "-lm".into(),
-        ];
+        let args: Vec<OsString> = std::iter::once("-O2")
+            .chain(language.flags.iter().copied())
+            .map(OsString::from)
+            .chain([
+                "-o".into(),
+                output.into(),
+                source.into(),
+                format!("-I{}", self.work_dir.join("include").display()).into(),
+                format!("-L{}", lib.display()).into(),
+                "-lpoker".into(),
+                // DT_RPATH (not RUNPATH) wins over LD_LIBRARY_PATH, which `cargo
+                // test` points at target/<profile>, where a stale libpoker.so may lie.
+                "-Wl,--disable-new-dtags".into(),
+                format!("-Wl,-rpath,{}", lib.display()).into(),
+                "-lm".into(),
+            ])
+            .collect();
         Ok(Program {
             files: vec![
                 compiler.clone(),
@@ -516,7 +540,7 @@ impl Toolchain {
         let meta = fs::metadata(path).map_err(unusable)?;
         if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
             return Err(NotRun::NotAProgram(format!(
-                "{} is not an executable file (nor a .c, .pas or .py source)",
+                "{} is not an executable file (nor a .c, .cpp, .pas or .py source)",
                 path.display()
             )));
         }
@@ -548,6 +572,37 @@ impl Toolchain {
             .collect()
     }
 }
+
+/// A language compiled by gcc's driver.
+#[derive(Clone, Copy)]
+struct Language {
+    /// As messages name it.
+    name: &'static str,
+    /// The environment variable naming the compiler.
+    variable: &'static str,
+    /// The compiler when that variable is not set.
+    default: &'static str,
+    /// The Debian package that brings it.
+    package: &'static str,
+    /// Flags after `-O2`.
+    flags: &'static [&'static str],
+}
+
+const C: Language = Language {
+    name: "C",
+    variable: "CC",
+    default: "cc",
+    package: "gcc",
+    flags: &[],
+};
+
+const CPP: Language = Language {
+    name: "C++",
+    variable: "CXX",
+    default: "c++",
+    package: "g++",
+    flags: &["-std=c++17"],
+};
 
 /// `command` as an absolute path without links: itself when it names a
 /// file, else the first match on `PATH`.
