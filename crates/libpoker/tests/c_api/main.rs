@@ -16,4 +16,5 @@ mod game_api;
 mod header;
 mod last_error;
 mod optimum;
+mod other_languages;
 mod sanitizers;

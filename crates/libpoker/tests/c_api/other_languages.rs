@@ -1,0 +1,118 @@
+//! libpoker from other languages: each example under examples/ffi/ is
+//! built and run against the fresh library with its language's own tools,
+//! and must print examples/ffi/expected.txt line for line (values from
+//! outside libpoker: the contest text's worked example, Rosetta Code's
+//! FreeCell deal 617, a published Camicia record, the header's error code).
+//! A missing tool fails the test and names the Debian package to install.
+
+use crate::common;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// examples/ffi/expected.txt without its notes (lines starting with `#`).
+fn expected() -> String {
+    let text = std::fs::read_to_string(common::root().join("examples/ffi/expected.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The example folder of `language`.
+fn example(language: &str) -> PathBuf {
+    common::root().join("examples/ffi").join(language)
+}
+
+/// A fresh scratch folder for `language`'s build.
+fn build_dir(language: &str) -> PathBuf {
+    let dir = common::scratch("ffi").join(language);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `command`, panicking with its output unless it succeeds.
+fn run(mut command: Command, what: &str) -> Output {
+    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}{}",
+        output.status,
+        common::stdout(&output),
+        common::stderr(&output)
+    );
+    output
+}
+
+/// Checks that `language`'s example printed the expected lines.
+fn prints_the_expected_values(language: &str, output: &Output) {
+    assert_eq!(
+        common::stdout(output),
+        expected(),
+        "the {language} example (stderr: {})",
+        common::stderr(output)
+    );
+}
+
+/// The fresh libpoker.so, as runtimes that load a library by path take it.
+fn libpoker() -> PathBuf {
+    common::lib_dir().join("libpoker.so")
+}
+
+fn include_dir() -> PathBuf {
+    common::root().join("include")
+}
+
+/// The expected error line is what the C API itself says for that deck.
+#[test]
+fn the_expected_error_is_the_c_apis() {
+    let game = unsafe { poker::ffi::game::poker_game_new_text(c"9S TH XX".as_ptr()) };
+    assert!(game.is_null());
+    let code = poker::ffi::error::poker_last_error_code();
+    let mut buf = [0u8; 256];
+    let len = unsafe { poker::ffi::error::poker_last_error(buf.as_mut_ptr().cast(), 256) };
+    let message = String::from_utf8_lossy(&buf[..len as usize]);
+    let header = std::fs::read_to_string(include_dir().join("poker.h")).unwrap();
+    assert!(header.contains(&format!("#define POKER_ERR_TOKEN {code}\n")));
+    assert!(
+        expected().contains(&format!("\nerror {code}: {message}\n")),
+        "{code} {message}"
+    );
+}
+
+#[test]
+fn go_example_prints_the_expected_values() {
+    common::require_tool(
+        "go",
+        "version",
+        "the Go example",
+        "apt-get install golang-go",
+    );
+    let dir = build_dir("go");
+    let lib = common::lib_dir();
+    let exe = dir.join("libpoker-go");
+    let mut build = Command::new("go");
+    build
+        .args(["build", "-o"])
+        .arg(&exe)
+        .arg(".")
+        .current_dir(example("go"))
+        .env("CGO_ENABLED", "1")
+        .env("CGO_CFLAGS", format!("-I{}", include_dir().display()))
+        .env(
+            "CGO_LDFLAGS",
+            format!(
+                "-L{0} -Wl,--disable-new-dtags -Wl,-rpath,{0}",
+                lib.display()
+            ),
+        )
+        // Go's caches in the build folder; the module has no dependencies,
+        // so nothing is fetched.
+        .env("GOCACHE", dir.join("cache"))
+        .env("GOPATH", dir.join("gopath"))
+        .env("GOPROXY", "off")
+        .env("GOFLAGS", "-modcacherw");
+    run(build, "go build");
+    let output = run(Command::new(&exe), "the Go example");
+    prints_the_expected_values("Go", &output);
+}

@@ -1,0 +1,3 @@
+module example.org/libpoker-go
+
+go 1.19
