@@ -116,3 +116,31 @@ fn go_example_prints_the_expected_values() {
     let output = run(Command::new(&exe), "the Go example");
     prints_the_expected_values("Go", &output);
 }
+
+/// Debian's JNA (libjna-java), with its native part (libjna-jni).
+const JNA_JAR: &str = "/usr/share/java/jna.jar";
+
+#[test]
+fn java_example_prints_the_expected_values() {
+    let install = "apt-get install default-jdk-headless libjna-java";
+    common::require_tool("javac", "-version", "the Java example", install);
+    common::require_tool("java", "-version", "the Java example", install);
+    assert!(
+        std::path::Path::new(JNA_JAR).is_file(),
+        "the Java example needs JNA ({JNA_JAR}); install it: {install}"
+    );
+    let classes = build_dir("java");
+    let mut build = Command::new("javac");
+    build
+        .args(["-Werror", "-Xlint:all", "-cp", JNA_JAR, "-d"])
+        .arg(&classes)
+        .arg(example("java").join("Example.java"));
+    run(build, "javac");
+    let mut java = Command::new("java");
+    java.arg("-cp")
+        .arg(format!("{JNA_JAR}:{}", classes.display()))
+        .arg(format!("-Djna.library.path={}", common::lib_dir().display()))
+        .arg("Example");
+    let output = run(java, "the Java example");
+    prints_the_expected_values("Java", &output);
+}
