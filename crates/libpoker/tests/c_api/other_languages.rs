@@ -144,3 +144,22 @@ fn java_example_prints_the_expected_values() {
     let output = run(java, "the Java example");
     prints_the_expected_values("Java", &output);
 }
+
+#[test]
+fn csharp_example_prints_the_expected_values() {
+    let install = "apt-get install mono-mcs mono-runtime";
+    common::require_tool("mcs", "--version", "the C# example", install);
+    common::require_tool("mono", "--version", "the C# example", install);
+    let exe = build_dir("csharp").join("Example.exe");
+    let mut build = Command::new("mcs");
+    build
+        .arg("-warnaserror")
+        .arg(format!("-out:{}", exe.display()))
+        .arg(example("csharp").join("Example.cs"));
+    run(build, "mcs");
+    // Mono's [DllImport("poker")] loads libpoker.so through the loader's path.
+    let mut mono = Command::new("mono");
+    mono.arg(&exe).env("LD_LIBRARY_PATH", common::lib_dir());
+    let output = run(mono, "the C# example");
+    prints_the_expected_values("C#", &output);
+}
