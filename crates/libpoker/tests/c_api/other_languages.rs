@@ -163,3 +163,26 @@ fn csharp_example_prints_the_expected_values() {
     let output = run(mono, "the C# example");
     prints_the_expected_values("C#", &output);
 }
+
+#[test]
+fn javascript_example_prints_the_expected_values() {
+    common::require_tool(
+        "node",
+        "--version",
+        "the JavaScript example",
+        "apt-get install nodejs npm",
+    );
+    let folder = example("javascript");
+    assert!(
+        folder.join("node_modules/koffi/package.json").is_file(),
+        "the JavaScript example needs koffi as its lock file pins it: run \
+         `npm ci --ignore-scripts` in {} (Debian: apt-get install nodejs npm)",
+        folder.display()
+    );
+    let mut node = Command::new("node");
+    node.arg("example.js")
+        .current_dir(&folder)
+        .env("LIBPOKER", libpoker());
+    let output = run(node, "the JavaScript example");
+    prints_the_expected_values("JavaScript", &output);
+}
