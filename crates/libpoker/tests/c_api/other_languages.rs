@@ -186,3 +186,15 @@ fn javascript_example_prints_the_expected_values() {
     let output = run(node, "the JavaScript example");
     prints_the_expected_values("JavaScript", &output);
 }
+
+#[test]
+fn ruby_example_prints_the_expected_values() {
+    common::require_tool("ruby", "--version", "the Ruby example", "apt-get install ruby");
+    let mut ruby = Command::new("ruby");
+    ruby.arg("-w")
+        .arg(example("ruby").join("example.rb"))
+        .env("LIBPOKER", libpoker());
+    let output = run(ruby, "the Ruby example");
+    prints_the_expected_values("Ruby", &output);
+    assert_eq!(common::stderr(&output), "", "ruby -w warns");
+}
