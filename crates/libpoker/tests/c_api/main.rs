@@ -15,6 +15,7 @@ mod freecell_vectors;
 mod game_api;
 mod header;
 mod last_error;
+mod lua_declarations;
 mod optimum;
 mod other_languages;
 mod sanitizers;

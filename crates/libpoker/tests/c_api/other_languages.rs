@@ -139,7 +139,10 @@ fn java_example_prints_the_expected_values() {
     let mut java = Command::new("java");
     java.arg("-cp")
         .arg(format!("{JNA_JAR}:{}", classes.display()))
-        .arg(format!("-Djna.library.path={}", common::lib_dir().display()))
+        .arg(format!(
+            "-Djna.library.path={}",
+            common::lib_dir().display()
+        ))
         .arg("Example");
     let output = run(java, "the Java example");
     prints_the_expected_values("Java", &output);
@@ -189,7 +192,12 @@ fn javascript_example_prints_the_expected_values() {
 
 #[test]
 fn ruby_example_prints_the_expected_values() {
-    common::require_tool("ruby", "--version", "the Ruby example", "apt-get install ruby");
+    common::require_tool(
+        "ruby",
+        "--version",
+        "the Ruby example",
+        "apt-get install ruby",
+    );
     let mut ruby = Command::new("ruby");
     ruby.arg("-w")
         .arg(example("ruby").join("example.rb"))
@@ -197,4 +205,15 @@ fn ruby_example_prints_the_expected_values() {
     let output = run(ruby, "the Ruby example");
     prints_the_expected_values("Ruby", &output);
     assert_eq!(common::stderr(&output), "", "ruby -w warns");
+}
+
+#[test]
+fn lua_example_prints_the_expected_values() {
+    common::require_tool("luajit", "-v", "the Lua example", "apt-get install luajit");
+    let mut luajit = Command::new("luajit");
+    luajit
+        .arg(example("lua").join("example.lua"))
+        .env("LIBPOKER", libpoker());
+    let output = run(luajit, "the Lua example");
+    prints_the_expected_values("Lua", &output);
 }
