@@ -286,6 +286,37 @@ mod tests {
         out
     }
 
+    /// A C++ program (g++ links libstdc++ dynamically) needs the C++
+    /// runtime: `readelf -d` of such a program names libstdc++.so.6, whose
+    /// own needs are libm.so.6 and libgcc_s.so.1.
+    #[test]
+    fn a_cpp_program_needs_the_cpp_runtime() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("p.cpp");
+        let out = dir.path().join("p");
+        fs::write(
+            &source,
+            "#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n",
+        )
+        .unwrap();
+        let status = std::process::Command::new("c++")
+            .arg("-o")
+            .arg(&out)
+            .arg(&source)
+            .status()
+            .expect("c++ (Debian: g++) runs");
+        assert!(status.success());
+        let files = needed_files(&out, true, &[]).unwrap();
+        let names: Vec<String> = files
+            .keys()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        for needed in ["libstdc++.so.6", "libgcc_s.so.1", "libm.so.6", "libc.so.6"] {
+            assert!(names.iter().any(|n| n == needed), "{needed}: {names:?}");
+        }
+    }
+
     #[test]
     fn a_foreign_loader_and_a_foreign_rpath_are_refused() {
         let dir = tempfile::tempdir().unwrap();
