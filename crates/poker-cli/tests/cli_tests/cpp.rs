@@ -185,3 +185,22 @@ fn bench_scores_the_cpp_greedy_as_the_c_greedy() {
         assert_eq!(c[key], cpp[key], "{key}: {c} vs {cpp}");
     }
 }
+
+#[test]
+fn the_cpp_greedy_compiles_without_warnings() {
+    require_tools();
+    let output = std::process::Command::new("c++")
+        .args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-fsyntax-only",
+        ])
+        .arg(format!("-I{}", common::root().join("include").display()))
+        .arg(common::root().join("cpp_examples/greedy.cpp"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+}
