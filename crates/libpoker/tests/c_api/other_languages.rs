@@ -80,22 +80,14 @@ fn the_expected_error_is_the_c_apis() {
     );
 }
 
-#[test]
-fn go_example_prints_the_expected_values() {
-    common::require_tool(
-        "go",
-        "version",
-        "the Go example",
-        "apt-get install golang-go",
-    );
-    let dir = build_dir("go");
+/// `go ARGS` in the Go example's folder, with cgo pointed at the header
+/// and the fresh library, and Go's caches in `dir`; the module has no
+/// dependencies, so nothing is fetched.
+fn go(args: &[&str], dir: &std::path::Path) -> Command {
     let lib = common::lib_dir();
-    let exe = dir.join("libpoker-go");
-    let mut build = Command::new("go");
-    build
-        .args(["build", "-o"])
-        .arg(&exe)
-        .arg(".")
+    let mut command = Command::new("go");
+    command
+        .args(args)
         .current_dir(example("go"))
         .env("CGO_ENABLED", "1")
         .env("CGO_CFLAGS", format!("-I{}", include_dir().display()))
@@ -106,13 +98,30 @@ fn go_example_prints_the_expected_values() {
                 lib.display()
             ),
         )
-        // Go's caches in the build folder; the module has no dependencies,
-        // so nothing is fetched.
         .env("GOCACHE", dir.join("cache"))
         .env("GOPATH", dir.join("gopath"))
         .env("GOPROXY", "off")
         .env("GOFLAGS", "-modcacherw");
-    run(build, "go build");
+    command
+}
+
+#[test]
+fn go_example_prints_the_expected_values() {
+    common::require_tool(
+        "go",
+        "version",
+        "the Go example",
+        "apt-get install golang-go",
+    );
+    let dir = build_dir("go");
+    let exe = dir.join("libpoker-go");
+    let exe_arg = exe.to_str().expect("a UTF-8 path");
+    run(go(&["build", "-o", exe_arg, "."], &dir), "go build");
+    run(go(&["vet", "."], &dir), "go vet");
+    let mut gofmt = Command::new("gofmt");
+    gofmt.arg("-l").arg(example("go"));
+    let unformatted = run(gofmt, "gofmt -l");
+    assert_eq!(common::stdout(&unformatted), "", "gofmt would change these");
     let output = run(Command::new(&exe), "the Go example");
     prints_the_expected_values("Go", &output);
 }
