@@ -291,7 +291,7 @@ pub fn freecell_board(data: &[u8]) {
         // SAFETY: 52 writable bytes.
         let code =
             unsafe { poker::ffi::freecell::freecell_deal(number as i64, indices.as_mut_ptr()) };
-        assert_eq!(code, poker::ffi::freecell::FREECELL_OK);
+        assert_eq!(code, poker::ffi::error::POKER_OK);
         assert_eq!(board.map(|c| c.index()), indices);
         // A window around the number: the whole range takes seconds a board.
         let low = DealNumber::new(number.saturating_sub(300).max(1) as i64).unwrap();

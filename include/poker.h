@@ -16,6 +16,22 @@
 
 #include <stdint.h>
 
+/* POKER_DEPRECATED(note) marks a name that a later release removes, so that
+ * the compiler warns where a program uses it: GCC and Clang (C and C++),
+ * and any other C++17 or C23 compiler. Elsewhere it is empty. A program may
+ * define it before including poker.h (empty, to silence the warnings). */
+#ifndef POKER_DEPRECATED
+#  if defined(__GNUC__) || defined(__clang__)
+#    define POKER_DEPRECATED(note) __attribute__((deprecated(note)))
+#  elif defined(__cplusplus) && __cplusplus >= 201703L
+#    define POKER_DEPRECATED(note) [[deprecated(note)]]
+#  elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L
+#    define POKER_DEPRECATED(note) [[deprecated(note)]]
+#  else
+#    define POKER_DEPRECATED(note)
+#  endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -178,79 +194,6 @@ extern "C" {
  the number is never given another meaning.
  */
 #define POKER_ERR_RESERVED_99 -99
-
-/*
- Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
- */
-#define POKER_HAND_ERR_NULL POKER_ERR_NULL
-
-/*
- Deprecated 0.1 name of `POKER_ERR_CARD`; removed in 0.4.0.
- */
-#define POKER_HAND_ERR_CARD POKER_ERR_CARD
-
-/*
- Deprecated 0.1 name of `POKER_ERR_DUPLICATE`; removed in 0.4.0.
- */
-#define POKER_HAND_ERR_DUPLICATE POKER_ERR_DUPLICATE
-
-/*
- Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
- */
-#define POKER_HAND_ERR_INTERNAL POKER_ERR_INTERNAL
-
-/*
- Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
- */
-#define FREECELL_ERR_NULL POKER_ERR_NULL
-
-/*
- Deprecated 0.1 name of `POKER_ERR_DEAL_NUMBER`; removed in 0.4.0.
- */
-#define FREECELL_ERR_RANGE POKER_ERR_DEAL_NUMBER
-
-/*
- Deprecated 0.1 name of `POKER_ERR_ARGUMENT`; removed in 0.4.0.
- */
-#define FREECELL_ERR_ARGUMENT POKER_ERR_ARGUMENT
-
-/*
- Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
- */
-#define FREECELL_ERR_INTERNAL POKER_ERR_INTERNAL
-
-/*
- Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
- */
-#define CAMICIA_ERR_NULL POKER_ERR_NULL
-
-/*
- Deprecated 0.1 name of `POKER_ERR_TOKEN`; removed in 0.4.0.
- */
-#define CAMICIA_ERR_TOKEN POKER_ERR_TOKEN
-
-/*
- Deprecated 0.1 name of `POKER_ERR_CARD` (a penalty above 4); removed
- in 0.4.0.
- */
-#define CAMICIA_ERR_PENALTY POKER_ERR_CARD
-
-/*
- Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
- */
-#define CAMICIA_ERR_INTERNAL POKER_ERR_INTERNAL
-
-/*
- Deprecated 0.1 name of `POKER_OK` (the FreeCell functions' success);
- removed in 0.4.0.
- */
-#define FREECELL_OK POKER_OK
-
-/*
- Deprecated 0.1 name of `POKER_OK` (the Camicia functions' success);
- removed in 0.4.0.
- */
-#define CAMICIA_OK POKER_OK
 
 /*
  The first deal number.
@@ -444,7 +387,7 @@ int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaR
  # Safety
  As `camicia_simulate`; `err`, if not NULL, must be writable.
  */
-int camicia_simulate_ex(const char *player_a, const char *player_b, struct CamiciaResult *out, struct CamiciaError *err);
+POKER_DEPRECATED("removed in 0.4.0: use camicia_simulate; poker_last_error says where a token is bad") int camicia_simulate_ex(const char *player_a, const char *player_b, struct CamiciaResult *out, struct CamiciaError *err);
 
 /*
  The fast entry, for callers who already hold the cards: each deck as an
@@ -899,6 +842,27 @@ int poker_optimum(const int *values, const int *colors, int count, int *columns_
  */
 const char *poker_version(void);
 
+
+/*
+ Deprecated result codes: the 0.1 names, aliases of the codes above.
+          Enumerators, so that the compiler warns where a program uses one.
+ */
+enum {
+  POKER_HAND_ERR_NULL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_NULL") = POKER_ERR_NULL,
+  POKER_HAND_ERR_CARD POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_CARD") = POKER_ERR_CARD,
+  POKER_HAND_ERR_DUPLICATE POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_DUPLICATE") = POKER_ERR_DUPLICATE,
+  POKER_HAND_ERR_INTERNAL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_INTERNAL") = POKER_ERR_INTERNAL,
+  FREECELL_ERR_NULL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_NULL") = POKER_ERR_NULL,
+  FREECELL_ERR_RANGE POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_DEAL_NUMBER") = POKER_ERR_DEAL_NUMBER,
+  FREECELL_ERR_ARGUMENT POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_ARGUMENT") = POKER_ERR_ARGUMENT,
+  FREECELL_ERR_INTERNAL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_INTERNAL") = POKER_ERR_INTERNAL,
+  CAMICIA_ERR_NULL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_NULL") = POKER_ERR_NULL,
+  CAMICIA_ERR_TOKEN POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_TOKEN") = POKER_ERR_TOKEN,
+  CAMICIA_ERR_PENALTY POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_CARD") = POKER_ERR_CARD,
+  CAMICIA_ERR_INTERNAL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_INTERNAL") = POKER_ERR_INTERNAL,
+  FREECELL_OK POKER_DEPRECATED("removed in 0.4.0: use POKER_OK") = POKER_OK,
+  CAMICIA_OK POKER_DEPRECATED("removed in 0.4.0: use POKER_OK") = POKER_OK
+};
 #ifdef __cplusplus
 }
 #endif

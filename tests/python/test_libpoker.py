@@ -163,10 +163,13 @@ class Hands(unittest.TestCase):
 
 
 def header_defines():
-    """The header's `#define NAME VALUE` lines, aliases (`#define OLD NEW`)
+    """The header's `#define NAME VALUE` lines and deprecated codes
+    (`  NAME POKER_DEPRECATED("note") = VALUE,`), aliases (`#define OLD NEW`)
     resolved to their values."""
     with open(os.environ["POKER_HEADER"]) as f:
-        raw = dict(re.findall(r"^#define (\w+) (-?\w+)$", f.read(), re.M))
+        text = f.read()
+    raw = dict(re.findall(r"^#define (\w+) (-?\w+)$", text, re.M))
+    raw.update(re.findall(r'^  (\w+) POKER_DEPRECATED\("[^"]*"\) = (-?\w+),?$', text, re.M))
     resolved = {}
     for name, value in raw.items():
         while value in raw:

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 
     for (i = 1; i < argc; i++) {
         int64_t deal = (int64_t)strtoll(argv[i], NULL, 10);
-        expect(freecell_deal(deal, cards), FREECELL_OK, "freecell_deal");
+        expect(freecell_deal(deal, cards), POKER_OK, "freecell_deal");
         for (k = 0; k < 52; k++) {
             printf("%c%c%c", ranks[cards[k] / 4], suits[cards[k] % 4], k == 51 ? '\n' : ' ');
         }
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     expect(freecell_deal(-1, cards), POKER_ERR_DEAL_NUMBER, "deal -1");
     expect(freecell_deal(FREECELL_MAX_DEAL + 1, cards), POKER_ERR_DEAL_NUMBER, "deal 2^33");
     expect(cards[0], 0xAA, "nothing written on error");
-    expect(freecell_deal(FREECELL_MAX_DEAL, cards), FREECELL_OK, "deal 2^33-1");
+    expect(freecell_deal(FREECELL_MAX_DEAL, cards), POKER_OK, "deal 2^33-1");
     expect(freecell_deal(1, NULL), POKER_ERR_NULL, "NULL cards");
     expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, NULL, 0), 156, "length query");
     expect(freecell_format(1, FREECELL_LAYOUT_COLUMNS, NULL, 5), POKER_ERR_NULL, "NULL buf");

@@ -30,9 +30,9 @@ int main(void)
     if (many == NULL) return 2;
     for (i = 0; i < 4; i++) {
         int64_t count = firsts[i] == 8589934500 ? 92 : 100;
-        expect(freecell_deal_range(firsts[i], count, many), FREECELL_OK, "freecell_deal_range");
+        expect(freecell_deal_range(firsts[i], count, many), POKER_OK, "freecell_deal_range");
         for (k = 0; k < count; k++) {
-            expect(freecell_deal(firsts[i] + k, one), FREECELL_OK, "freecell_deal");
+            expect(freecell_deal(firsts[i] + k, one), POKER_OK, "freecell_deal");
             expect(memcmp(one, many + 52 * k, 52), 0, "deal_range matches freecell_deal");
         }
         expect(freecell_find(many, 52, numbers, 8), 1, "freecell_find, full board");
@@ -41,7 +41,7 @@ int main(void)
         expect(freecell_find(many, 4, numbers, 8) > 8, 1, "freecell_find, 4 cards");
         for (k = 1; k < 8; k++) expect(numbers[k - 1] < numbers[k], 1, "ascending");
     }
-    expect(freecell_deal_range(5, 0, NULL), FREECELL_OK, "count 0");
+    expect(freecell_deal_range(5, 0, NULL), POKER_OK, "count 0");
     expect(freecell_deal_range(0, 1, many), POKER_ERR_DEAL_NUMBER, "first 0");
     expect(poker_last_error_code(), POKER_ERR_DEAL_NUMBER, "last error");
     expect(freecell_deal_range(8589934591LL, 2, many), POKER_ERR_DEAL_NUMBER, "past the end");

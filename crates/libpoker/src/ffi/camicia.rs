@@ -9,6 +9,7 @@ use std::os::raw::{c_char, c_int};
 
 /// The 0.1 names of this family's codes, deprecated aliases in
 /// [`super::error`] (removed in 0.4.0).
+#[allow(deprecated)] // Re-exported for Rust users, who are warned where they use one.
 pub use super::error::{
     CAMICIA_ERR_INTERNAL, CAMICIA_ERR_NULL, CAMICIA_ERR_PENALTY, CAMICIA_ERR_TOKEN, CAMICIA_OK,
 };
@@ -112,7 +113,7 @@ pub unsafe extern "C" fn camicia_simulate(
     out: *mut CamiciaResult,
 ) -> c_int {
     // SAFETY: the same pointers, under the same contract; `err` NULL.
-    unsafe { camicia_simulate_ex(player_a, player_b, out, std::ptr::null_mut()) }
+    unsafe { simulate(player_a, player_b, out, std::ptr::null_mut()) }
 }
 
 /// `camicia_simulate`, and on `POKER_ERR_TOKEN` says where the bad token
@@ -128,8 +129,25 @@ pub unsafe extern "C" fn camicia_simulate(
 ///
 /// # Safety
 /// As `camicia_simulate`; `err`, if not NULL, must be writable.
+#[deprecated(
+    note = "removed in 0.4.0: use camicia_simulate; poker_last_error says where a token is bad"
+)]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn camicia_simulate_ex(
+    player_a: *const c_char,
+    player_b: *const c_char,
+    out: *mut CamiciaResult,
+    err: *mut CamiciaError,
+) -> c_int {
+    // SAFETY: the same pointers, under the same contract.
+    unsafe { simulate(player_a, player_b, out, err) }
+}
+
+/// The body of both string entries: `camicia_simulate_ex`'s contract.
+///
+/// # Safety
+/// As `camicia_simulate_ex`.
+unsafe fn simulate(
     player_a: *const c_char,
     player_b: *const c_char,
     out: *mut CamiciaResult,

@@ -107,35 +107,49 @@ pub const POKER_ERR_DEAL_NUMBER: c_int = -18;
 pub const POKER_ERR_RESERVED_99: c_int = -99;
 
 /// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_NULL")]
 pub const POKER_HAND_ERR_NULL: c_int = POKER_ERR_NULL;
 /// Deprecated 0.1 name of `POKER_ERR_CARD`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_CARD")]
 pub const POKER_HAND_ERR_CARD: c_int = POKER_ERR_CARD;
 /// Deprecated 0.1 name of `POKER_ERR_DUPLICATE`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_DUPLICATE")]
 pub const POKER_HAND_ERR_DUPLICATE: c_int = POKER_ERR_DUPLICATE;
 /// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_INTERNAL")]
 pub const POKER_HAND_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
 /// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_NULL")]
 pub const FREECELL_ERR_NULL: c_int = POKER_ERR_NULL;
 /// Deprecated 0.1 name of `POKER_ERR_DEAL_NUMBER`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_DEAL_NUMBER")]
 pub const FREECELL_ERR_RANGE: c_int = POKER_ERR_DEAL_NUMBER;
 /// Deprecated 0.1 name of `POKER_ERR_ARGUMENT`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_ARGUMENT")]
 pub const FREECELL_ERR_ARGUMENT: c_int = POKER_ERR_ARGUMENT;
 /// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_INTERNAL")]
 pub const FREECELL_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
 /// Deprecated 0.1 name of `POKER_ERR_NULL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_NULL")]
 pub const CAMICIA_ERR_NULL: c_int = POKER_ERR_NULL;
 /// Deprecated 0.1 name of `POKER_ERR_TOKEN`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_TOKEN")]
 pub const CAMICIA_ERR_TOKEN: c_int = POKER_ERR_TOKEN;
 /// Deprecated 0.1 name of `POKER_ERR_CARD` (a penalty above 4); removed
 /// in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_CARD")]
 pub const CAMICIA_ERR_PENALTY: c_int = POKER_ERR_CARD;
 /// Deprecated 0.1 name of `POKER_ERR_INTERNAL`; removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_ERR_INTERNAL")]
 pub const CAMICIA_ERR_INTERNAL: c_int = POKER_ERR_INTERNAL;
 /// Deprecated 0.1 name of `POKER_OK` (the FreeCell functions' success);
 /// removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_OK")]
 pub const FREECELL_OK: c_int = POKER_OK;
 /// Deprecated 0.1 name of `POKER_OK` (the Camicia functions' success);
 /// removed in 0.4.0.
+#[deprecated(note = "removed in 0.4.0: use POKER_OK")]
 pub const CAMICIA_OK: c_int = POKER_OK;
 
 thread_local! {

@@ -10,6 +10,7 @@ use std::os::raw::{c_char, c_int, c_uchar};
 
 /// The 0.1 names of this family's codes, deprecated aliases in
 /// [`super::error`] (removed in 0.4.0).
+#[allow(deprecated)] // Re-exported for Rust users, who are warned where they use one.
 pub use super::error::{
     FREECELL_ERR_ARGUMENT, FREECELL_ERR_INTERNAL, FREECELL_ERR_NULL, FREECELL_ERR_RANGE,
     FREECELL_OK,

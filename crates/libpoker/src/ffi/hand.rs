@@ -8,7 +8,9 @@ use crate::hand::{Category, categorize};
 use crate::shuffle::ShuffledDeck;
 use std::os::raw::{c_char, c_int, c_uchar};
 
-/// The 0.1 names of this family's codes, now aliases in [`super::error`].
+/// The 0.1 names of this family's codes, deprecated aliases in
+/// [`super::error`] (removed in 0.4.0).
+#[allow(deprecated)] // Re-exported for Rust users, who are warned where they use one.
 pub use super::error::{
     POKER_HAND_ERR_CARD, POKER_HAND_ERR_DUPLICATE, POKER_HAND_ERR_INTERNAL, POKER_HAND_ERR_NULL,
 };

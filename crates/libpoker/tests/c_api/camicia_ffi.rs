@@ -9,6 +9,8 @@ use poker::ffi::error::{POKER_ERR_CARD, POKER_ERR_NULL, POKER_ERR_TOKEN};
 use std::ffi::CString;
 use std::process::Command;
 
+/// The deprecated entry, which keeps working until its removal.
+#[allow(deprecated)]
 fn simulate_ex(a: &str, b: &str) -> (i32, CamiciaResult, CamiciaError) {
     let (a, b) = (CString::new(a).unwrap(), CString::new(b).unwrap());
     let mut out = CamiciaResult::default();
@@ -19,6 +21,7 @@ fn simulate_ex(a: &str, b: &str) -> (i32, CamiciaResult, CamiciaError) {
 }
 
 #[test]
+#[allow(deprecated)] // CAMICIA_OK, which keeps working until its removal.
 fn c_entry_reports_status_cards_and_tricks_of_the_seeds_examples() {
     let (code, out, _) = simulate_ex("2 A 7 8 Q 10", "3 4 5 6 K 9 J");
     assert_eq!(

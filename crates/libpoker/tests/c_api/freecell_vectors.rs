@@ -2,10 +2,10 @@
 //! tests/data/freecell/deals.tsv) and the seed's own examples (deals 1 and
 //! 617, as printed in seed 000), through the Rust API and the C functions.
 
-use poker::ffi::error::{POKER_ERR_ARGUMENT, POKER_ERR_DEAL_NUMBER, POKER_ERR_NULL};
+use poker::ffi::error::{POKER_ERR_ARGUMENT, POKER_ERR_DEAL_NUMBER, POKER_ERR_NULL, POKER_OK};
 use poker::ffi::freecell::{
-    FREECELL_LAYOUT_COLUMNS, FREECELL_LAYOUT_ORDER, FREECELL_LAYOUT_ROWS, FREECELL_OK,
-    FREECELL_TEN_AS_10, FREECELL_TEXT_MAX, freecell_deal, freecell_format,
+    FREECELL_LAYOUT_COLUMNS, FREECELL_LAYOUT_ORDER, FREECELL_LAYOUT_ROWS, FREECELL_TEN_AS_10,
+    FREECELL_TEXT_MAX, freecell_deal, freecell_format,
 };
 use poker::freecell::{Deal, DealNumber, DealRange, Layout, Tens};
 use std::os::raw::c_char;
@@ -82,7 +82,7 @@ fn every_accepted_vector_deals_bit_for_bit_through_c() {
         let mut cards = [0xFFu8; 52];
         assert_eq!(
             unsafe { freecell_deal(row.deal, cards.as_mut_ptr()) },
-            FREECELL_OK
+            POKER_OK
         );
         // Microsoft index: rank * 4 + suit, ranks A 2..9 T J Q K, suits C D H S.
         let tokens: Vec<String> = cards

@@ -1,9 +1,10 @@
 //! The committed include/poker.h is exactly what cbindgen generates from
 //! src/ffi (regenerate with `POKER_BLESS=1 cargo test -p libpoker --test c_api header`), and it
-//! compiles cleanly from strict C89, C99 and C++.
+//! compiles cleanly from strict C89, C99 and C++, where a use of a
+//! deprecated name draws the compiler's deprecation warning.
 
 use crate::common;
-use std::process::Command;
+use std::process::{Command, Output};
 
 #[test]
 fn committed_header_is_up_to_date() {
@@ -19,15 +20,12 @@ fn committed_header_is_up_to_date() {
     );
 }
 
-fn compiles(compiler: &str, std: &str, extension: &str) {
+/// Compiles `body` (after `#include "poker.h"`) with warnings as errors.
+fn compile(compiler: &str, std: &str, extension: &str, name: &str, body: &str) -> Output {
     let dir = common::scratch("header");
-    let src = dir.join(format!("use_{std}.{extension}"));
-    std::fs::write(
-        &src,
-        "#include \"poker.h\"\nint main(void) { void (*f)(void) = p_startgame; (void)f; return 0; }\n",
-    )
-    .unwrap();
-    let output = Command::new(compiler)
+    let src = dir.join(format!("{name}_{std}.{extension}"));
+    std::fs::write(&src, format!("#include \"poker.h\"\n{body}")).unwrap();
+    Command::new(compiler)
         .args([
             &format!("-std={std}"),
             "-Wall",
@@ -39,7 +37,17 @@ fn compiles(compiler: &str, std: &str, extension: &str) {
         .arg(format!("-I{}", common::root().join("include").display()))
         .arg(&src)
         .output()
-        .expect("run the compiler");
+        .expect("run the compiler")
+}
+
+fn compiles(compiler: &str, std: &str, extension: &str) {
+    let output = compile(
+        compiler,
+        std,
+        extension,
+        "use",
+        "int main(void) { void (*f)(void) = p_startgame; (void)f; return 0; }\n",
+    );
     assert!(
         output.status.success(),
         "{compiler} -std={std} rejects poker.h:\n{}",
@@ -61,6 +69,123 @@ fn header_compiles_as_c99() {
 fn header_compiles_as_cpp() {
     compiles("c++", "c++98", "cpp");
     compiles("c++", "c++17", "cpp");
+}
+
+/// A program that uses `name` (a deprecated code, or with `call` the
+/// deprecated function) fails under -Werror with a deprecation warning
+/// that names it and says which release removes it.
+fn warns_on(compiler: &str, std: &str, extension: &str, name: &str, body: &str) {
+    let output = compile(
+        compiler,
+        std,
+        extension,
+        &format!("deprecated_{name}"),
+        body,
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "{compiler} -std={std}: {name} drew no warning"
+    );
+    assert!(
+        stderr.lines().any(|line| line.contains(name)
+            && line.contains("is deprecated: removed in 0.4.0")
+            && line.contains("[-Werror=deprecated-declarations]")),
+        "{compiler} -std={std}: {name} did not draw the deprecation warning:\n{stderr}"
+    );
+}
+
+/// The 0.1 names and `camicia_simulate_ex`, each used as a C program would.
+const DEPRECATED_USES: &[(&str, &str)] = &[
+    ("FREECELL_OK", "int main(void) { return FREECELL_OK; }\n"),
+    (
+        "CAMICIA_ERR_TOKEN",
+        "int main(void) { int code = 0; switch (code) { case CAMICIA_ERR_TOKEN: return 1; default: return 0; } }\n",
+    ),
+    (
+        "POKER_HAND_ERR_NULL",
+        "int main(void) { return poker_hand_category(0) == POKER_HAND_ERR_NULL; }\n",
+    ),
+    (
+        "camicia_simulate_ex",
+        "int main(void) { CamiciaResult r; return camicia_simulate_ex(\"2\", \"3\", &r, 0); }\n",
+    ),
+];
+
+fn each_deprecated_name_warns(compiler: &str, std: &str, extension: &str) {
+    for (name, body) in DEPRECATED_USES {
+        warns_on(compiler, std, extension, name, body);
+    }
+}
+
+#[test]
+fn using_a_deprecated_name_warns_in_c89() {
+    each_deprecated_name_warns("cc", "c89", "c");
+}
+
+#[test]
+fn using_a_deprecated_name_warns_in_c99() {
+    each_deprecated_name_warns("cc", "c99", "c");
+}
+
+#[test]
+fn using_a_deprecated_name_warns_in_cpp() {
+    each_deprecated_name_warns("c++", "c++98", "cpp");
+    each_deprecated_name_warns("c++", "c++17", "cpp");
+}
+
+#[test]
+fn the_current_names_draw_no_warning() {
+    // The same uses with the names that replace them, and the
+    // CamiciaError type (only camicia_simulate_ex's declaration uses it).
+    let body = "int main(void) {\n\
+                CamiciaResult r; CamiciaError e; int code = camicia_simulate(\"2\", \"3\", &r);\n\
+                e.player = -1;\n\
+                switch (code) { case POKER_ERR_TOKEN: return 1; default: break; }\n\
+                return code == POKER_OK && poker_hand_category(0) == POKER_ERR_NULL && e.player < 0;\n}\n";
+    for (compiler, std, extension) in [
+        ("cc", "c89", "c"),
+        ("cc", "c99", "c"),
+        ("c++", "c++98", "cpp"),
+        ("c++", "c++17", "cpp"),
+    ] {
+        let output = compile(compiler, std, extension, "current", body);
+        assert!(
+            output.status.success(),
+            "{compiler} -std={std} warns on current names:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_program_may_silence_the_deprecation_warnings() {
+    let body = "int main(void) { return FREECELL_OK; }\n";
+    let dir = common::scratch("header");
+    let src = dir.join("silenced.c");
+    std::fs::write(
+        &src,
+        format!("#define POKER_DEPRECATED(note)\n#include \"poker.h\"\n{body}"),
+    )
+    .unwrap();
+    let output = Command::new("cc")
+        .args([
+            "-std=c89",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-fsyntax-only",
+        ])
+        .arg(format!("-I{}", common::root().join("include").display()))
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]

@@ -246,6 +246,7 @@ const CASES: &[Case] = &[
     (
         "camicia_simulate_ex, a bad token",
         POKER_ERR_TOKEN,
+        #[allow(deprecated)] // It keeps working until its removal.
         || unsafe {
             let out = &mut CamiciaResult::default();
             camicia_simulate_ex(c"2".as_ptr(), c"1".as_ptr(), out, null_mut())

@@ -25,16 +25,42 @@ fn without_comments(text: &str) -> String {
     out
 }
 
+/// The `NAME = VALUE` of an enumerator line of the deprecated codes'
+/// `enum { ... };` (`  NAME POKER_DEPRECATED("note") = VALUE,`).
+fn deprecated_enumerator(line: &str) -> Option<(String, String)> {
+    let (name, rest) = line.trim().split_once(" POKER_DEPRECATED(\"")?;
+    let (_note, value) = rest.split_once("\") = ")?;
+    Some((name.to_string(), value.trim_end_matches(',').to_string()))
+}
+
+/// `line` without its `POKER_DEPRECATED("...") ` marks, which LuaJIT does
+/// not know (the macro is the preprocessor's).
+fn without_deprecation(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("POKER_DEPRECATED(\"") {
+        out.push_str(&rest[..start]);
+        let end = rest[start..]
+            .find("\") ")
+            .expect("a closed POKER_DEPRECATED mark");
+        rest = &rest[start + end + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The Lua module holding poker.h's declarations for `ffi.cdef`: its
-/// typedefs, structs and functions as they are, and each `#define NAME
-/// VALUE` (aliases resolved) as `static const int NAME = VALUE;`. LuaJIT's
-/// constants are 32-bit: a value outside that range is left out, and named
-/// in the file's heading.
+/// typedefs, structs and functions as they are (without their deprecation
+/// marks), and each `#define NAME VALUE` and deprecated code (`enum {
+/// NAME POKER_DEPRECATED("...") = VALUE }`), aliases resolved, as `static
+/// const int NAME = VALUE;`. LuaJIT's constants are 32-bit: a value outside
+/// that range is left out, and named in the file's heading.
 fn lua_module(header: &str) -> String {
     let code = without_comments(header);
     let mut declarations = String::new();
     let mut defines: Vec<(String, String)> = Vec::new();
     let mut skipping_cpp = false;
+    let mut in_enum = false;
     for line in code.lines() {
         let line = line.trim_end();
         if let Some(directive) = line.strip_prefix('#') {
@@ -42,7 +68,8 @@ fn lua_module(header: &str) -> String {
             match (words.next(), words.next(), words.next()) {
                 (Some("ifdef"), Some("__cplusplus"), None) => skipping_cpp = true,
                 (Some("endif"), None, None) => skipping_cpp = false,
-                (Some("define"), Some(name), Some(value)) => {
+                // A function-like macro (POKER_DEPRECATED) is no constant.
+                (Some("define"), Some(name), Some(value)) if !name.contains('(') => {
                     defines.push((name.to_string(), value.to_string()));
                 }
                 // The include guard, <stdint.h> (LuaJIT knows its types).
@@ -56,7 +83,21 @@ fn lua_module(header: &str) -> String {
         if line.trim().is_empty() {
             continue;
         }
-        declarations.push_str(line);
+        if line == "enum {" {
+            in_enum = true;
+            continue;
+        }
+        if in_enum {
+            if line == "};" {
+                in_enum = false;
+            } else {
+                let enumerator = deprecated_enumerator(line)
+                    .unwrap_or_else(|| panic!("poker.h: {line:?} is no deprecated code"));
+                defines.push(enumerator);
+            }
+            continue;
+        }
+        declarations.push_str(&without_deprecation(line));
         declarations.push('\n');
         // A blank line after each top-level declaration.
         if !line.starts_with(' ') && line.ends_with(';') {
@@ -128,6 +169,9 @@ fn the_lua_declarations_hold_every_function_of_the_header() {
     }
     assert!(lua.contains("static const int POKER_ERR_TOKEN = -17;\n"));
     assert!(lua.contains("static const int POKER_HAND_ERR_NULL = -1;\n"));
+    assert!(lua.contains("static const int CAMICIA_OK = 0;\n"));
+    assert!(lua.contains("\nint camicia_simulate_ex(const char *player_a,"));
+    assert!(!lua.contains("POKER_DEPRECATED"));
     assert!(lua.lines().all(|l| !l.starts_with('#')));
     assert!(!lua.contains("extern \"C\""));
 }
