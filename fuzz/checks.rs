@@ -436,20 +436,8 @@ pub fn channel(data: &[u8]) {
             Request::decode(encoded.trim_end_matches('\n')),
             Some(request)
         );
-        // The manager's reply to it (evaluator::manager::apply).
-        let reply = match request {
-            Request::StartGame => game.start().map(|()| Reply::Ok),
-            Request::Look => game.look().map(|card| {
-                let (v, c) = card_code(card).unwrap();
-                Reply::Card(v, c)
-            }),
-            Request::LookNull => Err(game.look_with_null_pointer()),
-            Request::Place(column) => game.place(column).map(|p| match p {
-                Progress::Continue => Reply::Ok,
-                Progress::Finished(score) => Reply::End(score.total),
-            }),
-        };
-        let (reply, over) = match reply {
+        // The manager's reply to it.
+        let (reply, over) = match poker_protocol::apply(&mut game, request) {
             Ok(Reply::End(total)) => (Reply::End(total), true),
             Ok(reply) => (reply, false),
             Err(error) => (Reply::Violation(error.to_string()), true),

@@ -16,16 +16,19 @@
 //!
 //! [`manager`] is the manager's side: it serves one game over any [`manager::Link`]
 //! (the evaluator's socket, or the judge's interactor in memory) with the
-//! one rule checker of `poker_core::contest`.
+//! one rule checker of `poker_core::contest`, through [`apply`], the one
+//! dispatch of a request to the game (practice mode's too).
 #![deny(missing_docs)]
 
 mod assembly;
+mod dispatch;
 pub mod manager;
 mod message;
 pub mod server;
 mod transport;
 
 pub use assembly::{Breach, LineAssembler};
+pub use dispatch::apply;
 pub use message::{Reply, Request};
 pub use transport::{ChannelFds, Received, Transport};
 

@@ -1,9 +1,10 @@
 //! The manager side of the channel: holds the deck, answers the stub's
-//! requests one at a time through the same [`Game`] rule checker the
-//! practice mode uses, and decides how the game ended.
+//! requests one at a time through the same dispatch ([`apply`]) and
+//! [`Game`] rule checker the practice mode uses, and decides how the game
+//! ended.
 
-use crate::{Received, Reply, Request, Transport};
-use poker_core::contest::{Game, Progress, RuleError, card_code};
+use crate::{Received, Reply, Request, Transport, apply};
+use poker_core::contest::{Game, RuleError};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::time::Instant;
 
@@ -104,22 +105,5 @@ pub fn serve_link(link: &mut impl Link, game: &mut Game) -> Ending {
             (None, Err(_)) => return Ending::Closed,
             (None, Ok(())) => {}
         }
-    }
-}
-
-/// Applies one request to the game and shapes the reply; `Reply::End` once
-/// the 20th placement is accepted.
-fn apply(game: &mut Game, request: Request) -> Result<Reply, RuleError> {
-    match request {
-        Request::StartGame => game.start().map(|()| Reply::Ok),
-        Request::Look => game.look().map(|card| {
-            let (value, color) = card_code(card).expect("contest cards have a code");
-            Reply::Card(value, color)
-        }),
-        Request::LookNull => Err(game.look_with_null_pointer()),
-        Request::Place(column) => game.place(column).map(|progress| match progress {
-            Progress::Continue => Reply::Ok,
-            Progress::Finished(score) => Reply::End(score.total),
-        }),
     }
 }

@@ -6,7 +6,6 @@
 use super::error::{copy_message, fail, fail_cards, fail_internal, fail_null, violation_code};
 use crate::card_list::CardList;
 use crate::cards::Card;
-use crate::contest::card_code;
 use crate::contest::{COLUMNS, ContestDeck, Game, Progress, RuleError};
 use crate::hand::categorize;
 use std::ffi::{CStr, c_char};
@@ -137,8 +136,8 @@ pub unsafe extern "C" fn poker_game_look(
             let error = game.game.look_with_null_pointer();
             return game.rule(error);
         }
-        match game.game.look().map(card_code) {
-            Ok(Some((v, c))) => {
+        match game.game.look_code() {
+            Ok((v, c)) => {
                 // SAFETY: both non-NULL and writable, as the caller promises.
                 unsafe {
                     *value = v;
@@ -146,7 +145,6 @@ pub unsafe extern "C" fn poker_game_look(
                 }
                 POKER_OK
             }
-            Ok(None) => fail_internal("a dealt card outside the contest deck"),
             Err(error) => game.rule(error),
         }
     })

@@ -9,7 +9,7 @@
 
 use super::contest_exit::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_VIOLATION};
 pub use super::deck_env_error::DeckEnvError;
-use crate::contest::{ContestDeck, Game, PLACEMENTS, Progress, RuleError, card_code};
+use crate::contest::{ContestDeck, Game, PLACEMENTS, RuleError};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Received, Reply, Request, Transport};
 use std::os::fd::{FromRawFd, OwnedFd};
 
@@ -132,19 +132,13 @@ fn violation(error: RuleError) -> Step {
     )
 }
 
+/// A practice call: the manager's own dispatch, played in this process.
 fn practice(game: &mut Game, source: DeckSource, request: Request) -> Step {
-    let result = match request {
-        Request::StartGame => game.start().map(|()| None),
-        Request::Look => game.look().map(card_code),
-        Request::LookNull => Err(game.look_with_null_pointer()),
-        Request::Place(column) => match game.place(column) {
-            Ok(Progress::Continue) => Ok(None),
-            Ok(Progress::Finished(_)) => return exit(0, report(game, source), String::new()),
-            Err(e) => Err(e),
-        },
-    };
-    match result {
-        Ok(code) => Step::Continue(code),
+    match poker_protocol::apply(game, request) {
+        Ok(Reply::Card(value, color)) => Step::Continue(Some((value, color))),
+        Ok(Reply::End(_)) => exit(0, report(game, source), String::new()),
+        // `Reply::Ok` (a broken rule is the error, never a reply).
+        Ok(_) => Step::Continue(None),
         Err(e) => violation(e),
     }
 }

@@ -1,7 +1,7 @@
 //! The game and its rules: the call order and the column-balance rule of the
 //! contest text ("Observații" 2).
 
-use super::{Board, COLUMNS, ContestDeck, DECK_SIZE, PLACEMENTS, Score};
+use super::{Board, COLUMNS, ContestDeck, DECK_SIZE, PLACEMENTS, Score, card_code};
 use crate::cards::Card;
 use std::fmt;
 
@@ -215,6 +215,16 @@ impl Game {
         }
     }
 
+    /// `p_look` as the contest's callers see it: turns the next card and
+    /// gives its `(value, color)` code (see [`card_code`]).
+    pub fn look_code(&mut self) -> Result<(i32, i32), RuleError> {
+        self.look().map(|card| {
+            // Every card of a ContestDeck (9..A, checked when it was made)
+            // has a code: a card without one is a bug here, not input.
+            card_code(card).expect("a contest deck holds only cards 9..A, which have codes")
+        })
+    }
+
     /// `p_look` with a NULL pointer: a violation counted as a call (after the
     /// game has ended, the call is refused as [`Violation::GameOver`]).
     pub fn look_with_null_pointer(&mut self) -> RuleError {
@@ -331,6 +341,26 @@ mod tests {
         let mut game = Game::new(ContestDeck::ordered());
         game.start().unwrap();
         game
+    }
+
+    #[test]
+    fn look_code_gives_the_turned_cards_contest_code() {
+        // The contest text's worked example deck starts JC TH; its encoding:
+        // value 1..6 = 9, 10, J, Q, K, A; color 1..4 = spades, hearts,
+        // diamonds, clubs.
+        let deck = ContestDeck::parse(
+            "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
+        )
+        .unwrap();
+        let mut game = Game::new(deck);
+        game.start().unwrap();
+        assert_eq!(game.look_code(), Ok((3, 4)));
+        game.place(1).unwrap();
+        assert_eq!(game.look_code(), Ok((2, 2)));
+        assert_eq!(
+            game.look_code().map_err(|e| e.violation),
+            Err(Violation::LookedTwice)
+        );
     }
 
     #[test]
