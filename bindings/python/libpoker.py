@@ -17,7 +17,9 @@ shutdown: this module flushes ``sys.stdout`` and ``sys.stderr`` before each
 
 Cards use the contest encoding: value 1..6 = 9, 10, J, Q, K, A; color
 1..4 = spades, hearts, diamonds, clubs. Errors raise :class:`PokerError`
-carrying the library's code and message.
+carrying the library's code and message: the module checks only what C
+cannot see (a list's length where C reads a fixed number of cards, a value
+that would not fit its C type), and leaves every other check to the library.
 
 The library is found, in order: ``$LIBPOKER`` (the file, or its folder);
 ``libpoker.so`` next to this module; ``target/release`` then
@@ -113,9 +115,6 @@ _c_int_p = ctypes.POINTER(ctypes.c_int)
 class _CamiciaResult(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("cards", ctypes.c_uint64), ("tricks", ctypes.c_uint64)]
 
-
-class _CamiciaError(ctypes.Structure):
-    _fields_ = [("player", ctypes.c_int), ("token", ctypes.c_uint64), ("offset", ctypes.c_uint64)]
 _lib = None
 _path = None
 
@@ -231,6 +230,8 @@ def _check(code):
 
 
 def _card_arrays(cards, count, what):
+    """Two C int arrays of ``count`` values and colors. C reads exactly
+    ``count`` cards, so a list of another length is refused here."""
     cards = list(cards)
     if len(cards) != count:
         raise PokerError(ERR_COUNT, "%s: expected %d cards, found %d" % (what, count, len(cards)))
@@ -262,8 +263,6 @@ def optimum(cards):
     ``(value, color)`` pair in dealing order. Bad input raises PokerError."""
     cards = list(cards)
     count = len(cards)
-    if count not in (20, 24):
-        raise PokerError(ERR_COUNT, "optimum: expected 20 or 24 cards, found %d" % count)
     values, colors = _card_arrays(cards, count, "optimum")
     columns = (ctypes.c_int * 20)()
     total = _check(_load().poker_optimum(values, colors, count, columns))
@@ -405,6 +404,18 @@ def p_place(column):
 # rank * 4 + suit (rank 0 = ace ... 12 = king; suit 0 = clubs, 1 = diamonds,
 # 2 = hearts, 3 = spades), as freecell_deal writes them.
 
+def _card_bytes(cards):
+    """Card indices as a C ``unsigned char`` array; the library checks them
+    (0..51, each once). An index that is no byte would be cut short by
+    ctypes, so it is refused here, with the library's code."""
+    cards = [int(c) for c in cards]
+    for i, card in enumerate(cards):
+        if not 0 <= card <= 255:
+            raise PokerError(ERR_CARD, "card %d: index %d is not a card index (0..51)"
+                             % (i + 1, card))
+    return (ctypes.c_ubyte * len(cards))(*cards)
+
+
 def card_token(index):
     """The token of a card index: 0 -> 'AC', 51 -> 'KS', ten as 'T'."""
     if not 0 <= index < 52:
@@ -412,17 +423,21 @@ def card_token(index):
     return "A23456789TJQK"[index // 4] + "CDHS"[index % 4]
 
 
-def _deal_range(deal_number):
-    return PokerError(ERR_DEAL_NUMBER, "deal number %d is outside %d..%d"
-                      % (deal_number, FREECELL_MIN_DEAL, FREECELL_MAX_DEAL))
+def _deal_number(deal_number):
+    """``deal_number`` as C's ``int64_t``; the library checks its range. A
+    number that does not fit would be cut short by ctypes, so it is refused
+    here, with the library's code and wording."""
+    deal_number = int(deal_number)
+    if not -2 ** 63 <= deal_number < 2 ** 63:
+        raise PokerError(ERR_DEAL_NUMBER, "deal %d does not exist: deal numbers run from %d to %d"
+                         " (2^33 - 1)" % (deal_number, FREECELL_MIN_DEAL, FREECELL_MAX_DEAL))
+    return deal_number
 
 
 def freecell_deal(deal_number):
     """Microsoft FreeCell deal ``deal_number`` (1..8589934591): the 52 card
     indices in dealing order (card k goes to column k % 8)."""
-    deal_number = int(deal_number)
-    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
-        raise _deal_range(deal_number)
+    deal_number = _deal_number(deal_number)
     cards = (ctypes.c_ubyte * 52)()
     _check(_load().freecell_deal(deal_number, cards))
     return list(cards)
@@ -434,15 +449,8 @@ def freecell_find(cards, max=100):
     of 1..8589934591: a pair ``(total, numbers)`` with the count of
     matching deals and the smallest ``max`` of them, ascending. Bad or
     repeated cards raise PokerError."""
-    cards = [int(c) for c in cards]
-    if not 1 <= len(cards) <= 52:
-        raise PokerError(ERR_COUNT, "expected 1 to 52 cards, found %d" % len(cards))
-    if any(not 0 <= c < 52 for c in cards):
-        raise PokerError(ERR_CARD, "a card index is outside 0..51")
+    array = _card_bytes(cards)
     max = int(max)
-    if max < 0:
-        raise PokerError(ERR_ARGUMENT, "max is %d: it must not be negative" % max)
-    array = (ctypes.c_ubyte * len(cards))(*cards)
     out = (ctypes.c_int64 * max)() if max > 0 else None
     total = _check(_load().freecell_find(array, len(cards), out, max))
     return total, list(out[:min(total, max)]) if max > 0 else []
@@ -456,12 +464,10 @@ def freecell_format(deal_number, layout="columns", ten_as_10=False):
     """Deal ``deal_number`` as text: ``layout`` "columns" (fc-solve's 8
     lines), "rows" (7 rows) or "order" (one line); ten as ``10`` if
     ``ten_as_10``. Every line ends with a newline."""
-    deal_number = int(deal_number)
+    deal_number = _deal_number(deal_number)
     if layout not in _LAYOUTS:
         raise PokerError(ERR_ARGUMENT, "layout %r is not one of %s"
                          % (layout, ", ".join(sorted(_LAYOUTS))))
-    if not FREECELL_MIN_DEAL <= deal_number <= FREECELL_MAX_DEAL:
-        raise _deal_range(deal_number)
     flags = _LAYOUTS[layout] | (FREECELL_TEN_AS_10 if ten_as_10 else 0)
     buf = ctypes.create_string_buffer(FREECELL_TEXT_MAX)
     _check(_load().freecell_format(deal_number, flags, buf, len(buf)))
@@ -471,12 +477,11 @@ def freecell_format(deal_number, layout="columns", ten_as_10=False):
 def hand_category(cards):
     """The standard poker category name of five card indices ("one pair",
     ..., "straight flush"); bad or repeated cards raise PokerError."""
-    cards = [int(c) for c in cards]
+    cards = _card_bytes(cards)
     if len(cards) != 5:
+        # C reads exactly five.
         raise PokerError(ERR_COUNT, "expected 5 cards, found %d" % len(cards))
-    if any(not 0 <= c <= 255 for c in cards):
-        raise PokerError(ERR_CARD, "card indices must be 0..51: %r" % (cards,))
-    code = _check(_load().poker_hand_category((ctypes.c_ubyte * 5)(*cards)))
+    code = _check(_load().poker_hand_category(cards))
     return _load().poker_hand_name(code).decode()
 
 

@@ -270,8 +270,25 @@ class FreeCellVectors(unittest.TestCase):
         with self.assertRaises(PokerError) as raised:
             libpoker.freecell_find([3, 3])
         self.assertEqual(raised.exception.code, libpoker.ERR_DUPLICATE)
-        with self.assertRaises(PokerError):
+        with self.assertRaises(PokerError) as raised:
             libpoker.freecell_find([])
+        self.assertEqual(raised.exception.code, libpoker.ERR_COUNT)
+        with self.assertRaises(PokerError) as raised:
+            libpoker.freecell_find([1, 60])
+        self.assertEqual(raised.exception.code, libpoker.ERR_CARD)
+
+    def test_numbers_ctypes_would_cut_short_are_refused(self):
+        # 2**64 + 1 and 256 + 1 would reach C as deal 1 and card 1.
+        for call in (lambda: libpoker.freecell_deal(2 ** 64 + 1),
+                     lambda: libpoker.freecell_format(2 ** 64 + 1)):
+            with self.assertRaises(PokerError) as raised:
+                call()
+            self.assertEqual(raised.exception.code, libpoker.ERR_DEAL_NUMBER)
+        for call in (lambda: libpoker.hand_category([257, 4, 8, 12, 16]),
+                     lambda: libpoker.freecell_find([257])):
+            with self.assertRaises(PokerError) as raised:
+                call()
+            self.assertEqual(raised.exception.code, libpoker.ERR_CARD)
 
 
 class CamiciaVectors(unittest.TestCase):
