@@ -10,7 +10,7 @@ use poker::ffi::game::*;
 use poker_core::camicia::{self, Player, Simulator, notation, parse_deck_bytes, penalties};
 use poker_core::card_list::parse_cards;
 use poker_core::cards::Card;
-use poker_core::contest::{ContestDeck, Game, Progress, card_code};
+use poker_core::contest::{ContestDeck, Game, card_code};
 use poker_core::freecell::{self, Deal, DealNumber, Layout, Tens, parse_board};
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::decks::parse_deck_file;
