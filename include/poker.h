@@ -844,8 +844,9 @@ const char *poker_version(void);
 
 
 /*
- Deprecated result codes: the 0.1 names, aliases of the codes above.
-          Enumerators, so that the compiler warns where a program uses one.
+ Deprecated result codes: the 0.1 names, aliases of the codes above,
+ removed in 0.4.0. Enumerators, so that the compiler warns where a
+ program uses one.
  */
 enum {
   POKER_HAND_ERR_NULL POKER_DEPRECATED("removed in 0.4.0: use POKER_ERR_NULL") = POKER_ERR_NULL,

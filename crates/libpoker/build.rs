@@ -124,7 +124,11 @@ fn deprecated_enum(codes: &[DeprecatedCode]) -> String {
         })
         .collect();
     format!(
-        "\n/*\n Deprecated result codes: the 0.1 names, aliases of the codes above.\n          Enumerators, so that the compiler warns where a program uses one.\n */\n\
+        "\n/*\n \
+         Deprecated result codes: the 0.1 names, aliases of the codes above,\n \
+         removed in 0.4.0. Enumerators, so that the compiler warns where a\n \
+         program uses one.\n \
+         */\n\
          enum {{\n{}\n}};\n",
         enumerators.join(",\n")
     )
