@@ -31,4 +31,5 @@ mod python;
 mod sandbox_attacks;
 mod sandbox_limits_cli;
 mod shuffle_uniform;
+mod syscall_census;
 mod wheel;

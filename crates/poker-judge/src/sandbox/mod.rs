@@ -28,9 +28,10 @@
 //!   minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
 //!   `tty`, a private `pts`; `/dev/shm` is read-only, so POSIX shared
 //!   memory and named semaphores are unavailable);
-//! - make the system calls the kernel allows an unprivileged user in a
-//!   user namespace of its own, less those the seccomp filter denies
-//!   ([`SYSCALL_FILTER`], [`denied_calls`]): a kernel bug in what remains is
+//! - make the system calls of the games' allow-list ([`SYSCALL_FILTER`],
+//!   [`calls::game_calls`]), as the kernel allows them an unprivileged user
+//!   in a user namespace of its own (a compiler: every call but
+//!   [`calls::compiler_denied_calls`]): a kernel bug in what remains is
 //!   still a way out;
 //! - use the descriptors the evaluator passes (its channel on fd 3).
 //!
@@ -143,6 +144,7 @@
 //! [`cgroup_fallback`] says why (the evaluator warns once).
 
 mod bwrap;
+pub mod calls;
 mod cgroup;
 pub mod closure;
 mod error;
@@ -165,7 +167,7 @@ pub use cgroup::{
 };
 pub use error::SandboxError;
 pub use fds::close_inherited_on_exec;
-pub use filter::{SYSCALL_FILTER, denied_calls, program_bytes};
+pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
