@@ -23,9 +23,12 @@
 //!   and what the evaluator binds read-only ([`Mounts::ro_binds`]);
 //! - write its private `/tmp`, a tmpfs of [`Limits::tmp_size`] bytes
 //!   (writing past it fails with `ENOSPC`), gone after the game;
-//! - see its own processes in `/proc` (pid 1 is bubblewrap's init), the
-//!   host's `/proc/cpuinfo`, `/proc/meminfo` and kernel version, and a
-//!   minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
+//! - a game: see no `/proc` at all (no contestant of the census needs one;
+//!   it would show the host's mounts, naming the scratch folder and the
+//!   contestant's index, and number its inodes from the machine-wide
+//!   counter); a compilation: its own processes in `/proc`, the host's
+//!   `/proc/cpuinfo`, `/proc/meminfo` and kernel version;
+//! - see a minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
 //!   `tty`, a private `pts`; `/dev/shm` is read-only, so POSIX shared
 //!   memory and named semaphores are unavailable);
 //! - make the system calls of the games' allow-list ([`SYSCALL_FILTER`],
