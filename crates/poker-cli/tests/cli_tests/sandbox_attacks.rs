@@ -43,13 +43,13 @@ fn roundrobin_score() -> u64 {
 
 /// A test's scratch folder (also the evaluator's cwd), with the deck file
 /// (the deck line alone) and a private TMPDIR for the evaluator.
-struct Scratch {
+pub(crate) struct Scratch {
     dir: PathBuf,
     deck: PathBuf,
     tmp: PathBuf,
 }
 
-fn scratch(test: &str) -> Scratch {
+pub(crate) fn scratch(test: &str) -> Scratch {
     require_bwrap();
     let dir = common::scratch(&format!("attacks/{test}"));
     let deck = dir.join("deck.txt");
@@ -59,11 +59,11 @@ fn scratch(test: &str) -> Scratch {
     Scratch { dir, deck, tmp }
 }
 
-fn hostile(name: &str) -> PathBuf {
+pub(crate) fn hostile(name: &str) -> PathBuf {
     common::root().join("tests/contestants/hostile").join(name)
 }
 
-fn roundrobin() -> PathBuf {
+pub(crate) fn roundrobin() -> PathBuf {
     common::root().join("c_examples/roundrobin.c")
 }
 
@@ -143,7 +143,7 @@ fn eval_json(cmd: Command) -> Value {
     serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
 }
 
-fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
+pub(crate) fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "on", true, extra, contestants));
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
     assert_eq!(json["syscall_filter"], "poker-2", "{json}");
@@ -154,7 +154,7 @@ fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     json
 }
 
-fn off(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
+pub(crate) fn off(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "off", true, extra, contestants));
     assert_eq!(json["sandbox"], "off", "{json}");
     assert!(json["syscall_filter"].is_null(), "{json}");
@@ -171,7 +171,7 @@ fn entry<'a>(json: &'a Value, name: &str) -> &'a Value {
 }
 
 /// The stderr of `name`'s (only) game.
-fn stderr_of<'a>(json: &'a Value, name: &str) -> &'a str {
+pub(crate) fn stderr_of<'a>(json: &'a Value, name: &str) -> &'a str {
     entry(json, name)["tests"][0]["stderr"]
         .as_str()
         .unwrap_or("")
@@ -179,7 +179,7 @@ fn stderr_of<'a>(json: &'a Value, name: &str) -> &'a str {
 
 /// `name` was run, played every game normally (status ok, round robin's
 /// score) and reported no successful attack.
-fn assert_plays_like_roundrobin(json: &Value, name: &str) {
+pub(crate) fn assert_plays_like_roundrobin(json: &Value, name: &str) {
     let c = entry(json, name);
     assert!(c["not_run"].is_null(), "{name} not run: {c}");
     let tests = c["tests"].as_array().unwrap();
@@ -201,7 +201,7 @@ fn assert_blocked(json: &Value, attacker: &str) {
     assert_plays_like_roundrobin(json, "roundrobin");
 }
 
-fn assert_contains(text: &str, part: &str) {
+pub(crate) fn assert_contains(text: &str, part: &str) {
     assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
 
@@ -360,7 +360,7 @@ fn listeners() -> (std::net::TcpListener, std::os::unix::net::UnixListener) {
 /// halves with and without the sandbox do not meet.
 static MACHINE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn machine() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn machine() -> std::sync::MutexGuard<'static, ()> {
     MACHINE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
