@@ -248,8 +248,9 @@ pub fn game_calls() -> Vec<Allowed> {
 /// (for the docs and tests) and number on this architecture. A compiler
 /// keeps a broader list than a game (everything not named here, as the
 /// kernel allows an unprivileged user in its own namespaces): it never
-/// sees a deck and runs no contestant code; it gets the same network rules
-/// as a game would ([`compiler_rules`] in `filter.rs`).
+/// sees a deck and runs no contestant code. Its network rules
+/// (`compiler_rules` in `filter.rs`): sockets only `AF_UNIX`, no socket or
+/// network-namespace cookie.
 pub fn compiler_denied_calls() -> Vec<(&'static str, i64)> {
     use libc::*;
     let mut calls = vec![
