@@ -1,6 +1,7 @@
 //! The census behind the games' seccomp allow-list: every shipped example
-//! and test contestant (C, C++ built with g++, Free Pascal, Python with the
-//! standard-library modules of tests/contestants/census/stdlib.py), in
+//! and test contestant (C, C++ built with g++, Free Pascal with the units
+//! of tests/contestants/census/units.pas, Python with the standard-library
+//! modules of tests/contestants/census/stdlib.py), in
 //! fresh processes and as fork servers, runs in the sandbox under
 //! `strace -f`; each must end as it ends unconfined (same status, same
 //! score), and no process of a game may make a call the filter answers
@@ -261,12 +262,14 @@ fn every_shipped_contestant_runs_under_the_allow_list_as_it_runs_unconfined() {
     let dir = common::scratch("syscall_census");
     let mut c = files("c_examples", "c");
     c.extend(files("tests/contestants", "c"));
+    let mut pascal = files("pascal_examples", "pas");
+    pascal.extend(files("tests/contestants/census", "pas"));
     let mut python = files("python_examples", "py");
     python.push(common::root().join("tests/contestants/census/stdlib.py"));
     let languages: Vec<(&str, Vec<PathBuf>)> = [
         ("C", c),
         ("C++", files("tests/contestants/census", "cpp")),
-        ("Pascal", files("pascal_examples", "pas")),
+        ("Pascal", pascal),
         ("Python", python),
     ]
     .into_iter()
