@@ -112,6 +112,16 @@ static void attack(void)
     CONTROL("pread64", pread(fd, buf, sizeof buf, 0));
     CALL("unshare", syscall(SYS_unshare, 0));
     {
+        /* Same-page merging across the machine, on a page of its own. */
+        void *anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CALL("madvise-mergeable", anon == MAP_FAILED ? -1 : syscall(SYS_madvise, anon, 4096, 12 /* MADV_MERGEABLE */));
+        CONTROL("madvise-dontneed", anon == MAP_FAILED ? -1 : syscall(SYS_madvise, anon, 4096, 4 /* MADV_DONTNEED */));
+        if (anon != MAP_FAILED) munmap(anon, 4096);
+    }
+    /* A prctl option off the games' list (its own timer slack). */
+    CALL("prctl-timerslack", syscall(SYS_prctl, 29 /* PR_SET_TIMERSLACK */, 50000, 0, 0, 0));
+    CONTROL("prctl-get-dumpable", syscall(SYS_prctl, 3 /* PR_GET_DUMPABLE */, 0, 0, 0, 0));
+    {
         long before = syscall(SYS_personality, 0xffffffff);
         CALL("personality", syscall(SYS_personality, PER_LINUX | ADDR_NO_RANDOMIZE));
         if (before >= 0) syscall(SYS_personality, before);

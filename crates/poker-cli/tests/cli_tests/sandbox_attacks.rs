@@ -983,6 +983,8 @@ const DENIED: &[&str] = &[
     "readahead",
     "preadv2-nowait",
     "unshare",
+    "madvise-mergeable",
+    "prctl-timerslack",
     "personality",
 ];
 
@@ -1005,6 +1007,8 @@ fn denied_calls_fail_with_eperm() {
     assert_contains(stderr, "call clone3: ENOSYS");
     assert_contains(stderr, "control pread64: ok");
     assert_contains(stderr, "control fork: ok");
+    assert_contains(stderr, "control madvise-dontneed: ok");
+    assert_contains(stderr, "control prctl-get-dumpable: ok");
 }
 
 // denied_calls unsandboxed; expected: an ATTACK line for each call.

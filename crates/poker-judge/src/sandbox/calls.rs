@@ -35,6 +35,10 @@ pub enum When {
     CloneWithoutNamespaces,
     /// `ioctl` with one of [`IOCTL_REQUESTS`] only.
     IoctlRequests,
+    /// `prctl` with one of [`PRCTL_OPTIONS`] only.
+    PrctlOptions,
+    /// `madvise` with one of [`MADVISE_ADVICE`] only.
+    MadviseAdvice,
 }
 
 /// `clone` flags a game may not pass: every namespace flag (a game gets
@@ -60,6 +64,40 @@ pub const IOCTL_REQUESTS: &[(&str, u64)] = &[
     ("TCGETS", 0x5401),
     ("FIOCLEX", 0x5451),
     ("FIONCLEX", 0x5450),
+];
+
+/// The `prctl` options a game may use: `PR_SET_DUMPABLE` (the reaper
+/// hides itself from its program with it) and the harmless questions and
+/// settings of a process's own name, dumpability and parent-death signal.
+/// Not the others: core-scheduling cookies (`PR_SCHED_CORE`, hashed kernel
+/// addresses), same-page merging (`PR_SET_MEMORY_MERGE`), ...
+pub const PRCTL_OPTIONS: &[(&str, u64)] = &[
+    ("PR_SET_PDEATHSIG", 1),
+    ("PR_GET_PDEATHSIG", 2),
+    ("PR_GET_DUMPABLE", 3),
+    ("PR_SET_DUMPABLE", 4),
+    ("PR_SET_NAME", 15),
+    ("PR_GET_NAME", 16),
+];
+
+/// The `madvise` advice a game may give about its own memory: the usual
+/// access hints, freeing (`MADV_DONTNEED`, which the C library uses for a
+/// thread's stack, `MADV_FREE`), huge pages, dumps and forks. Not
+/// `MADV_MERGEABLE` (same-page merging across the machine, a known channel),
+/// nor page-out, poisoning or collapsing.
+pub const MADVISE_ADVICE: &[(&str, u64)] = &[
+    ("MADV_NORMAL", 0),
+    ("MADV_RANDOM", 1),
+    ("MADV_SEQUENTIAL", 2),
+    ("MADV_WILLNEED", 3),
+    ("MADV_DONTNEED", 4),
+    ("MADV_FREE", 8),
+    ("MADV_DONTFORK", 10),
+    ("MADV_DOFORK", 11),
+    ("MADV_HUGEPAGE", 14),
+    ("MADV_NOHUGEPAGE", 15),
+    ("MADV_DONTDUMP", 16),
+    ("MADV_DODUMP", 17),
 ];
 
 macro_rules! calls {
@@ -102,8 +140,12 @@ pub fn game_calls() -> Vec<Allowed> {
         SYS_munmap,
         SYS_mprotect,
         SYS_mremap,
-        SYS_madvise,
     ]));
+    calls.push(Allowed {
+        name: "madvise",
+        nr: SYS_madvise,
+        when: When::MadviseAdvice,
+    });
     // Files: the program's own copies, its private /tmp, the standard
     // streams and the channel (fd 3). Python writes its bytecode caches
     // (mkdir, rename; read-only here, so they fail with EROFS).
@@ -175,7 +217,6 @@ pub fn game_calls() -> Vec<Allowed> {
         SYS_geteuid,
         SYS_getgid,
         SYS_getegid,
-        SYS_prctl,
         SYS_prlimit64,
         SYS_getrlimit,
         SYS_getrusage,
@@ -210,6 +251,11 @@ pub fn game_calls() -> Vec<Allowed> {
     ]));
     // The kernel's name (the C library, Python's platform module).
     calls.extend(always(&calls![SYS_uname]));
+    calls.push(Allowed {
+        name: "prctl",
+        nr: SYS_prctl,
+        when: When::PrctlOptions,
+    });
     calls.push(Allowed {
         name: "ioctl",
         nr: SYS_ioctl,

@@ -29,8 +29,8 @@ use seccompiler::{
 };
 
 use super::calls::{
-    AF_UNIX, CLONE_DENIED, COOKIE_OPTIONS, IOCTL_REQUESTS, SOL_SOCKET, When, compiler_denied_calls,
-    game_calls,
+    AF_UNIX, CLONE_DENIED, COOKIE_OPTIONS, IOCTL_REQUESTS, MADVISE_ADVICE, PRCTL_OPTIONS,
+    SOL_SOCKET, When, compiler_denied_calls, game_calls,
 };
 
 /// The name of this filter as reports record it (`"syscall_filter"`).
@@ -84,6 +84,14 @@ fn rule(conditions: Vec<SeccompCondition>) -> SeccompRule {
     SeccompRule::new(conditions).expect("valid rule")
 }
 
+/// Rules allowing a call when its 32-bit argument `arg` is one of `values`.
+fn one_of(arg: u8, values: &[(&str, u64)]) -> Vec<SeccompRule> {
+    values
+        .iter()
+        .map(|&(_, value)| rule(vec![condition32(arg, SeccompCmpOp::Eq, value)]))
+        .collect()
+}
+
 /// A game's rules: the calls allowed, each with the argument conditions
 /// under which it is (none: always).
 fn game_rules() -> BTreeMap<i64, Vec<SeccompRule>> {
@@ -99,10 +107,10 @@ fn game_rules() -> BTreeMap<i64, Vec<SeccompRule>> {
                     0,
                 )])],
                 // ioctl(fd, request, ...): the request is an unsigned int.
-                When::IoctlRequests => IOCTL_REQUESTS
-                    .iter()
-                    .map(|&(_, request)| rule(vec![condition32(1, SeccompCmpOp::Eq, request)]))
-                    .collect(),
+                When::IoctlRequests => one_of(1, IOCTL_REQUESTS),
+                // prctl(option, ...), madvise(addr, length, advice): ints.
+                When::PrctlOptions => one_of(0, PRCTL_OPTIONS),
+                When::MadviseAdvice => one_of(2, MADVISE_ADVICE),
             };
             (call.nr, rules)
         })
