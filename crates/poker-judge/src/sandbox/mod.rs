@@ -95,7 +95,11 @@
 //!     timerfd or epoll instance, no `/proc`; a game's `/tmp` numbers its
 //!     own inodes; `clone` without `CLONE_PIDFD` (pidfs numbers every
 //!     process of the machine);
-//!   - the load average, uptime and process count (`sysinfo`): refused.
+//!   - the load average, uptime and process count (`sysinfo`): refused;
+//!   - same-page merging across the machine (`MADV_MERGEABLE`) and
+//!     core-scheduling cookies (`PR_SCHED_CORE`): `madvise` and `prctl`
+//!     only with the advice and options of [`calls::MADVISE_ADVICE`] and
+//!     [`calls::PRCTL_OPTIONS`].
 //!
 //! What remains:
 //! - the evaluator's own reads: it copies a contestant's libraries from the
