@@ -48,9 +48,13 @@ static long posix_result(int err) { errno = err; return err ? -1 : 0; }
 
 static void attack(void)
 {
-    int fd = open("/proc/self/exe", O_RDONLY);
-    char buf[4096];
+    /* A file of its own in /tmp (a game has no /proc to open itself by). */
+    char path[] = "/tmp/denied-calls-XXXXXX", buf[4096];
+    int fd = mkstemp(path);
     struct iovec iov = { buf, sizeof buf };
+    memset(buf, 'x', sizeof buf);
+    if (fd < 0 || write(fd, buf, sizeof buf) != (ssize_t)sizeof buf) { perror("mkstemp"); exit(1); }
+    unlink(path);
     /* Keys: one in the process keyring (gone when the process exits). */
     CALL("add_key", syscall(SYS_add_key, "user", "poker-probe", "x", 1, -2 /* KEY_SPEC_PROCESS_KEYRING */));
     CALL("keyctl", syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3 /* session */, 0));
@@ -58,6 +62,7 @@ static void attack(void)
         /* A child of its own, traced and killed. */
         pid_t child = fork();
         if (child == 0) { pause(); _exit(0); }
+        report("control", "fork", child, errno);
         CALL("ptrace", syscall(SYS_ptrace, 0x4206 /* PTRACE_SEIZE */, child, 0, 0));
         kill(child, SIGKILL);
         waitpid(child, NULL, 0);
@@ -104,13 +109,22 @@ static void attack(void)
     }
     CALL("readahead", syscall(SYS_readahead, fd, 0, 4096));
     CALL("preadv2-nowait", syscall(SYS_preadv2, fd, &iov, 1, 0, 0, RWF_NOWAIT));
-    CONTROL("preadv2", syscall(SYS_preadv2, fd, &iov, 1, 0, 0, 0));
+    CONTROL("pread64", pread(fd, buf, sizeof buf, 0));
     CALL("unshare", syscall(SYS_unshare, 0));
     {
+        /* Same-page merging across the machine, on a page of its own. */
+        void *anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CALL("madvise-mergeable", anon == MAP_FAILED ? -1 : syscall(SYS_madvise, anon, 4096, 12 /* MADV_MERGEABLE */));
+        CONTROL("madvise-dontneed", anon == MAP_FAILED ? -1 : syscall(SYS_madvise, anon, 4096, 4 /* MADV_DONTNEED */));
+        if (anon != MAP_FAILED) munmap(anon, 4096);
+    }
+    /* A prctl option off the games' list (its own timer slack). */
+    CALL("prctl-timerslack", syscall(SYS_prctl, 29 /* PR_SET_TIMERSLACK */, 50000, 0, 0, 0));
+    CONTROL("prctl-get-dumpable", syscall(SYS_prctl, 3 /* PR_GET_DUMPABLE */, 0, 0, 0, 0));
+    {
         long before = syscall(SYS_personality, 0xffffffff);
-        CONTROL("personality-query", before);
         CALL("personality", syscall(SYS_personality, PER_LINUX | ADDR_NO_RANDOMIZE));
-        syscall(SYS_personality, before);
+        if (before >= 0) syscall(SYS_personality, before);
     }
     /* clone3 must look absent, so that glibc falls back to clone. */
     CALL("clone3", syscall(SYS_clone3, NULL, 0));

@@ -31,5 +31,7 @@ mod pascal;
 mod python;
 mod sandbox_attacks;
 mod sandbox_limits_cli;
+mod sandbox_machine_wide;
 mod shuffle_uniform;
+mod syscall_census;
 mod wheel;

@@ -17,6 +17,7 @@ use rustix::process::{Resource, Rlimit};
 use super::cgroup::{CgroupJoin, GameCgroup};
 use super::error::SandboxError;
 use super::fds::memory_file;
+use super::filter::Role as FilterRole;
 use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
 use super::plan::{PassedFds, SystemView, bwrap_command_tail, bwrap_options, rlimits};
@@ -173,9 +174,21 @@ impl Jail {
                 }
             }
         }
+
+        // A game (a private image) gets the allow-list; a compiler's view
+        // of the host, the compiler's broader filter.
+        let (system, role) = match mounts.image {
+            Some(_) => (SystemView::Private, FilterRole::Game),
+            None => (
+                SystemView::Host {
+                    etc_files: etc_files(),
+                },
+                FilterRole::Compiler,
+            ),
+        };
         let filter = Arc::new(memory_file(
             "poker-seccomp",
-            super::filter::program_bytes(),
+            super::filter::program_bytes(role),
             FIRST_PASSED_FD,
         )?);
         let reaper = Arc::new(memory_file("poker-reaper", REAPER, FIRST_PASSED_FD)?);
@@ -189,12 +202,6 @@ impl Jail {
             seccomp: filter.as_raw_fd(),
             reaper_file: reaper.as_raw_fd(),
             reaper_channel: reaper_write.as_raw_fd(),
-        };
-        let system = match mounts.image {
-            Some(_) => SystemView::Private,
-            None => SystemView::Host {
-                etc_files: etc_files(),
-            },
         };
         let args = bwrap_options(limits, &system, &prepared.args, &fds);
         prepared.data_fds.push(filter);

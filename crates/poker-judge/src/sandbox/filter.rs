@@ -1,21 +1,24 @@
-//! The seccomp filter of every game and compilation: system calls that let
-//! one jail reach kernel state shared with another (keys, the page cache,
-//! file-access events, other processes' memory), or that widen the kernel
-//! surface a game can attack, fail with `EPERM`.
+//! The seccomp filter of every game and compilation.
+//!
+//! A game's is an allow-list ([`super::calls::game_calls`]): every call not
+//! on it fails with `EPERM`, so a call the census missed gives a careless
+//! program an error, not a crash. A compilation's is broader: every call
+//! but those of [`super::calls::compiler_denied_calls`] (it never sees a
+//! deck and runs no contestant code). Both refuse every socket but
+//! `AF_UNIX` and the socket and network-namespace cookies.
 //!
 //! Built with `seccompiler` (pure Rust, from the rust-vmm project, used by
 //! Firecracker): no C library or `-dev` package to build against, argument
-//! conditions for the calls that are denied only with some flags. It
+//! conditions for the calls allowed or denied only with some arguments. It
 //! compiles rules for one architecture but checks neither x32 call numbers
 //! nor, with our answer, foreign architectures, so a prefix of our own
 //! does: a call of another architecture (i386 through `int $0x80`) or an
 //! x32 call (number at or above `0x4000_0000`) fails with `EPERM` before
-//! the rules are read.
+//! the rules are read, and `clone3` with `ENOSYS` (see [`program`]).
 //!
-//! A deny-list: everything else is allowed, as the kernel allows an
-//! unprivileged user in its own namespaces. bubblewrap installs the filter
-//! just before it starts the program (`--seccomp FD`), so its own set-up is
-//! not filtered; every descendant of the program inherits it.
+//! bubblewrap installs the filter just before it starts the reaper
+//! (`--seccomp FD`), so its own set-up is not filtered; the reaper, the
+//! program and every descendant run under it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -25,90 +28,23 @@ use seccompiler::{
     TargetArch, sock_filter,
 };
 
+use super::calls::{
+    AF_UNIX, CLONE_DENIED, COOKIE_OPTIONS, IOCTL_REQUESTS, MADVISE_ADVICE, PRCTL_OPTIONS,
+    SOL_SOCKET, When, compiler_denied_calls, game_calls,
+};
+
 /// The name of this filter as reports record it (`"syscall_filter"`).
-/// Changes whenever the set of denied calls changes.
-pub const SYSCALL_FILTER: &str = "poker-1";
+/// Changes whenever the set of allowed or denied calls changes.
+pub const SYSCALL_FILTER: &str = "poker-2";
 
-/// Calls denied whatever their arguments, by name (for the docs and tests)
-/// and number on this architecture.
-pub fn denied_calls() -> Vec<(&'static str, i64)> {
-    use libc::*;
-    let mut calls = vec![
-        // The kernel keyring: keys are not namespaced.
-        ("add_key", SYS_add_key),
-        ("keyctl", SYS_keyctl),
-        ("request_key", SYS_request_key),
-        // Other processes' memory and performance counters.
-        ("ptrace", SYS_ptrace),
-        ("process_vm_readv", SYS_process_vm_readv),
-        ("process_vm_writev", SYS_process_vm_writev),
-        ("perf_event_open", SYS_perf_event_open),
-        ("kcmp", SYS_kcmp),
-        ("pidfd_getfd", SYS_pidfd_getfd),
-        ("process_madvise", SYS_process_madvise),
-        ("bpf", SYS_bpf),
-        ("userfaultfd", SYS_userfaultfd),
-        // Asynchronous I/O: both accept RWF_NOWAIT, a page-cache probe.
-        ("io_uring_setup", SYS_io_uring_setup),
-        ("io_uring_enter", SYS_io_uring_enter),
-        ("io_uring_register", SYS_io_uring_register),
-        ("io_setup", SYS_io_setup),
-        ("io_submit", SYS_io_submit),
-        ("io_getevents", SYS_io_getevents),
-        ("io_pgetevents", IO_PGETEVENTS),
-        ("io_cancel", SYS_io_cancel),
-        ("io_destroy", SYS_io_destroy),
-        // File-access events, which show other processes' reads.
-        ("inotify_init1", SYS_inotify_init1),
-        ("inotify_add_watch", SYS_inotify_add_watch),
-        ("fanotify_init", SYS_fanotify_init),
-        ("fanotify_mark", SYS_fanotify_mark),
-        // The page cache: evicting, probing, filling.
-        ("fadvise64", SYS_fadvise64),
-        ("mincore", SYS_mincore),
-        ("cachestat", CACHESTAT),
-        ("readahead", SYS_readahead),
-        // Mounts and namespaces.
-        ("mount", SYS_mount),
-        ("umount2", SYS_umount2),
-        ("pivot_root", SYS_pivot_root),
-        ("unshare", SYS_unshare),
-        ("setns", SYS_setns),
-        ("fsopen", SYS_fsopen),
-        ("fsconfig", SYS_fsconfig),
-        ("fsmount", SYS_fsmount),
-        ("fspick", SYS_fspick),
-        ("move_mount", SYS_move_mount),
-        ("open_tree", SYS_open_tree),
-        ("mount_setattr", SYS_mount_setattr),
-        ("open_by_handle_at", SYS_open_by_handle_at),
-        ("name_to_handle_at", SYS_name_to_handle_at),
-        // The machine itself.
-        ("kexec_load", SYS_kexec_load),
-        ("kexec_file_load", SYS_kexec_file_load),
-        ("init_module", SYS_init_module),
-        ("finit_module", SYS_finit_module),
-        ("delete_module", SYS_delete_module),
-        ("swapon", SYS_swapon),
-        ("swapoff", SYS_swapoff),
-        ("reboot", SYS_reboot),
-        ("acct", SYS_acct),
-        ("quotactl", SYS_quotactl),
-        ("quotactl_fd", SYS_quotactl_fd),
-        ("syslog", SYS_syslog),
-        ("lookup_dcookie", SYS_lookup_dcookie),
-    ];
-    #[cfg(target_arch = "x86_64")]
-    calls.push(("inotify_init", SYS_inotify_init));
-    calls
+/// Whom a filter is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A game: the allow-list.
+    Game,
+    /// A compilation: everything but the denied calls.
+    Compiler,
 }
-
-#[cfg(target_arch = "x86_64")]
-const IO_PGETEVENTS: i64 = 333;
-#[cfg(target_arch = "aarch64")]
-const IO_PGETEVENTS: i64 = 292;
-/// The same number on every architecture (new calls share one table).
-const CACHESTAT: i64 = 451;
 
 #[cfg(target_arch = "x86_64")]
 const ARCH: TargetArch = TargetArch::x86_64;
@@ -139,14 +75,52 @@ fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> SeccompCondition {
     SeccompCondition::new(arg, SeccompCmpArgLen::Qword, op, value).expect("valid condition")
 }
 
+/// A condition on a 32-bit argument (the kernel reads only its low half).
+fn condition32(arg: u8, op: SeccompCmpOp, value: u64) -> SeccompCondition {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).expect("valid condition")
+}
+
 fn rule(conditions: Vec<SeccompCondition>) -> SeccompRule {
     SeccompRule::new(conditions).expect("valid rule")
 }
 
-/// The rules seccompiler compiles: each call that is denied, with the
-/// argument conditions under which it is (none: always).
-fn rules() -> BTreeMap<i64, Vec<SeccompRule>> {
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = denied_calls()
+/// Rules allowing a call when its 32-bit argument `arg` is one of `values`.
+fn one_of(arg: u8, values: &[(&str, u64)]) -> Vec<SeccompRule> {
+    values
+        .iter()
+        .map(|&(_, value)| rule(vec![condition32(arg, SeccompCmpOp::Eq, value)]))
+        .collect()
+}
+
+/// A game's rules: the calls allowed, each with the argument conditions
+/// under which it is (none: always).
+fn game_rules() -> BTreeMap<i64, Vec<SeccompRule>> {
+    game_calls()
+        .into_iter()
+        .map(|call| {
+            let rules = match call.when {
+                When::Always => Vec::new(),
+                // clone(flags, ...): none of the denied flags set.
+                When::CloneWithoutNamespaces => vec![rule(vec![condition(
+                    0,
+                    SeccompCmpOp::MaskedEq(CLONE_DENIED),
+                    0,
+                )])],
+                // ioctl(fd, request, ...): the request is an unsigned int.
+                When::IoctlRequests => one_of(1, IOCTL_REQUESTS),
+                // prctl(option, ...), madvise(addr, length, advice): ints.
+                When::PrctlOptions => one_of(0, PRCTL_OPTIONS),
+                When::MadviseAdvice => one_of(2, MADVISE_ADVICE),
+            };
+            (call.nr, rules)
+        })
+        .collect()
+}
+
+/// A compilation's rules: the calls denied, each with the argument
+/// conditions under which it is (none: always).
+fn compiler_rules() -> BTreeMap<i64, Vec<SeccompRule>> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = compiler_denied_calls()
         .into_iter()
         .map(|(_, nr)| (nr, Vec::new()))
         .collect();
@@ -166,19 +140,35 @@ fn rules() -> BTreeMap<i64, Vec<SeccompRule>> {
         .iter()
         .map(|&flag| {
             rule(vec![
-                SeccompCondition::new(
-                    0,
-                    SeccompCmpArgLen::Dword,
-                    SeccompCmpOp::MaskedEq(flag),
-                    flag,
-                )
-                .expect("valid condition"),
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, 0xffff_ffff)
-                    .expect("valid condition"),
+                condition32(0, SeccompCmpOp::MaskedEq(flag), flag),
+                condition32(0, SeccompCmpOp::Ne, 0xffff_ffff),
             ])
         })
         .collect();
     rules.insert(libc::SYS_personality, personality);
+    // The network: socket(domain, ...) and socketpair(domain, ...) only
+    // for AF_UNIX (domain is an int).
+    let not_unix = || vec![rule(vec![condition32(0, SeccompCmpOp::Ne, AF_UNIX)])];
+    rules.insert(libc::SYS_socket, not_unix());
+    rules.insert(libc::SYS_socketpair, not_unix());
+    // getsockopt(fd, SOL_SOCKET, SO_COOKIE or SO_NETNS_COOKIE, ...).
+    let cookies = COOKIE_OPTIONS
+        .iter()
+        .map(|&(_, option)| {
+            rule(vec![
+                condition32(1, SeccompCmpOp::Eq, SOL_SOCKET),
+                condition32(2, SeccompCmpOp::Eq, option),
+            ])
+        })
+        .collect();
+    rules.insert(libc::SYS_getsockopt, cookies);
+    // clone with a namespace flag (bubblewrap made the compiler's).
+    let namespaces = (0..64)
+        .map(|bit| 1u64 << bit)
+        .filter(|flag| CLONE_DENIED & flag != 0)
+        .map(|flag| rule(vec![condition(0, SeccompCmpOp::MaskedEq(flag), flag)]))
+        .collect();
+    rules.insert(libc::SYS_clone, namespaces);
     rules
 }
 
@@ -200,7 +190,7 @@ fn insn(code: u16, jt: u8, jf: u8, k: u32) -> sock_filter {
 /// The whole program: our architecture and x32 prefix, then seccompiler's
 /// rules (which check the architecture again, harmlessly). BPF jumps only
 /// forward and relative, so the prefix leaves seccompiler's jumps intact.
-fn program() -> Vec<sock_filter> {
+fn program(role: Role) -> Vec<sock_filter> {
     let eperm = SECCOMP_RET_ERRNO | libc::EPERM as u32;
     let enosys = SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
     let mut prog = vec![
@@ -216,25 +206,31 @@ fn program() -> Vec<sock_filter> {
         insn(BPF_JEQ_K, 0, 1, libc::SYS_clone3 as u32),
         insn(BPF_RET_K, 0, 0, enosys),
     ];
-    let filter = SeccompFilter::new(
-        rules(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        ARCH,
-    )
+    let deny = SeccompAction::Errno(libc::EPERM as u32);
+    let filter = match role {
+        // Listed: allowed; anything else: EPERM.
+        Role::Game => SeccompFilter::new(game_rules(), deny, SeccompAction::Allow, ARCH),
+        // Listed: EPERM; anything else: allowed.
+        Role::Compiler => SeccompFilter::new(compiler_rules(), SeccompAction::Allow, deny, ARCH),
+    }
     .expect("the filter's rules are valid");
     let compiled: seccompiler::BpfProgram = filter.try_into().expect("the filter compiles");
     prog.extend(compiled);
     prog
 }
 
-/// The compiled filter as bubblewrap reads it: `struct sock_filter`s in
-/// native byte order.
-pub fn program_bytes() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
+/// The compiled filter of `role` as bubblewrap reads it: `struct
+/// sock_filter`s in native byte order.
+pub fn program_bytes(role: Role) -> &'static [u8] {
+    static GAME: OnceLock<Vec<u8>> = OnceLock::new();
+    static COMPILER: OnceLock<Vec<u8>> = OnceLock::new();
+    let cell = match role {
+        Role::Game => &GAME,
+        Role::Compiler => &COMPILER,
+    };
+    cell.get_or_init(|| {
         let mut bytes = Vec::new();
-        for i in program() {
+        for i in program(role) {
             bytes.extend_from_slice(&i.code.to_ne_bytes());
             bytes.push(i.jt);
             bytes.push(i.jf);
@@ -250,31 +246,14 @@ mod tests {
 
     #[test]
     fn every_instruction_is_eight_bytes_and_the_prefix_checks_the_architecture() {
-        let bytes = program_bytes();
-        assert_eq!(bytes.len() % 8, 0);
-        // First instruction: load the arch field (offset 4 of seccomp_data).
-        assert_eq!(&bytes[..2], &BPF_LD_W_ABS.to_ne_bytes());
-        assert_eq!(&bytes[4..8], &4u32.to_ne_bytes());
-        // Well under the kernel's 4096-instruction limit.
-        assert!(bytes.len() / 8 < 1000);
-    }
-
-    #[test]
-    fn the_listed_names_are_the_kernels_numbers() {
-        // Numbers from the kernel's arch/x86/entry/syscalls/syscall_64.tbl.
-        #[cfg(target_arch = "x86_64")]
-        for (name, nr) in [
-            ("add_key", 248),
-            ("keyctl", 250),
-            ("ptrace", 101),
-            ("io_uring_setup", 425),
-            ("cachestat", 451),
-            ("io_pgetevents", 333),
-            ("fadvise64", 221),
-            ("userfaultfd", 323),
-        ] {
-            let found = denied_calls().into_iter().find(|(n, _)| *n == name);
-            assert_eq!(found, Some((name, nr)), "{name}");
+        for role in [Role::Game, Role::Compiler] {
+            let bytes = program_bytes(role);
+            assert_eq!(bytes.len() % 8, 0);
+            // First instruction: load the arch field (offset 4 of seccomp_data).
+            assert_eq!(&bytes[..2], &BPF_LD_W_ABS.to_ne_bytes());
+            assert_eq!(&bytes[4..8], &4u32.to_ne_bytes());
+            // Well under the kernel's 4096-instruction limit.
+            assert!(bytes.len() / 8 < 1000, "{role:?}: {}", bytes.len() / 8);
         }
     }
 }

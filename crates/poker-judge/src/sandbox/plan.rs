@@ -84,7 +84,14 @@ pub(crate) fn bwrap_options(
             push(&["--ro-bind-try", &path, &path]);
         }
     }
-    push(&["--proc", "/proc", "--dev", "/dev"]);
+    // A game gets no /proc: the census found no contestant that needs one,
+    // and it would show the host's mounts (the scratch folder, the
+    // contestant's index) and number its inodes from the machine-wide
+    // counter on every lookup. A compiler keeps its own.
+    if matches!(system, SystemView::Host { .. }) {
+        push(&["--proc", "/proc"]);
+    }
+    push(&["--dev", "/dev"]);
     let tmp_size = limits.tmp_size.to_string();
     push(&["--size", &tmp_size, "--tmpfs", "/tmp"]);
     a.extend(mount_args.iter().cloned());
