@@ -1,5 +1,5 @@
 //! The census behind the games' seccomp allow-list: every shipped example
-//! and test contestant (C, C++ built with g++, Free Pascal with the units
+//! and test contestant (C, C++ built with g++ (cpp_examples and tests/contestants/census/*.cpp), Free Pascal with the units
 //! of tests/contestants/census/units.pas, Python with the standard-library
 //! modules of tests/contestants/census/stdlib.py), in
 //! fresh processes and as fork servers, runs in the sandbox under
@@ -266,9 +266,11 @@ fn every_shipped_contestant_runs_under_the_allow_list_as_it_runs_unconfined() {
     pascal.extend(files("tests/contestants/census", "pas"));
     let mut python = files("python_examples", "py");
     python.push(common::root().join("tests/contestants/census/stdlib.py"));
+    let mut cpp = files("cpp_examples", "cpp");
+    cpp.extend(files("tests/contestants/census", "cpp"));
     let languages: Vec<(&str, Vec<PathBuf>)> = [
         ("C", c),
-        ("C++", files("tests/contestants/census", "cpp")),
+        ("C++", cpp),
         ("Pascal", pascal),
         ("Python", python),
     ]

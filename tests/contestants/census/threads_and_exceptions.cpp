@@ -1,4 +1,4 @@
-// greedy.cpp: c_examples/greedy.c written as a C++17 programmer would
+// threads_and_exceptions.cpp: c_examples/greedy.c written as a C++17 programmer would
 // (std::array, std::vector, algorithms, iostream, a lambda, an exception,
 // a worker thread), so that it makes the calls libstdc++ programs make:
 // the seccomp filter's census runs it. Same choices as greedy.c, hence the
