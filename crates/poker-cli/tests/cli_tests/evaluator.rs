@@ -220,6 +220,33 @@ fn an_infinite_loop_times_out_and_is_killed() {
     );
 }
 
+// Unconfined, the program is not its PID namespace's init (which the
+// kernel spares SIGXCPU), so RLIMIT_CPU's soft limit stops it: the game is
+// `cpu_time` with at most 1.2 s of CPU (the hard limit, a second later,
+// would show about 2 s). The figure is the kernel's resource usage, which
+// on a loaded virtual machine can read below the time RLIMIT_CPU counted
+// (measured here: 0.64 s for a spinner stopped by a 1 s limit), so there
+// is no lower bound beyond a measure being there.
+#[test]
+fn an_unconfined_cpu_spinner_stops_at_its_cpu_limit() {
+    let deck = one_deck_file();
+    let json = eval(&[
+        "--sandbox",
+        "off",
+        "--cpu-limit",
+        "1",
+        "--time-limit",
+        "10",
+        "--decks",
+        deck.to_str().unwrap(),
+        &contestant("infinite_loop.c"),
+    ]);
+    let test = &json["contestants"][0]["tests"][0];
+    assert_zero(test, "cpu_time", "CPU time limit of 1 s exceeded");
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    assert!(cpu > 0.0 && cpu <= 1.2, "{test}");
+}
+
 #[test]
 fn a_segfault_is_a_crash_naming_the_signal() {
     let test = single_game(&contestant("segfault.c"), "5");

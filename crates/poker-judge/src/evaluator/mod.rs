@@ -26,6 +26,8 @@ mod private_root;
 pub mod process;
 pub mod report;
 pub mod results;
+pub mod shell;
+pub mod text;
 pub mod verdict;
 
 pub use config::RunConfig;

@@ -1,7 +1,7 @@
-//! Unconfined programs (`--sandbox off`) as pid 1 of a PID namespace of
-//! their own, so the kernel kills everything they started when they end,
-//! even once the evaluator is gone (SIGKILLed: nobody is left to kill a
-//! tree by pids).
+//! Unconfined programs (`--sandbox off`) in a PID namespace of their own,
+//! so the kernel kills everything they started when they end, even once
+//! the evaluator is gone (SIGKILLed: nobody is left to kill a tree by
+//! pids).
 //!
 //! Between fork and exec of the program's command, the child (still in
 //! the evaluator's namespaces) takes the parent-death signal, unshares a
@@ -10,18 +10,26 @@
 //! the evaluator is not dumpable and so cannot write its own
 //! `/proc/self/uid_map`: the program sees itself as the overflow uid 65534
 //! but the kernel still checks its files as the organiser's),
-//! renames itself `poker-pidns` and forks: its child, pid 1 of the new
-//! namespace, goes on to exec the program with the parent-death signal
-//! too; it waits and ends exactly as the program did (its exit code, or
-//! the same signal), so the evaluator reads the program's status. The
-//! chain: the evaluator dies → the kernel kills this process → it kills
-//! pid 1 → the kernel kills the whole namespace.
+//! renames itself `poker-pidns` (the relay) and forks pid 1 of the new
+//! namespace, a minimal init (`poker-init`), which forks the program's
+//! process (pid 2) and goes on to exec the program there, both with the
+//! parent-death signal. The program is not the namespace's init because
+//! the kernel drops signals an init has no handler for, SIGXCPU included:
+//! as pid 1, a program would meet its CPU-time limit only at the hard
+//! limit, a second late. The init reaps every process of the namespace;
+//! when the program's process ends, it hands the program's raw wait status
+//! to the relay through a pipe and exits, which ends the namespace. The
+//! relay then ends exactly as the program did (its exit code, or the same
+//! signal), so the evaluator reads the program's status. The chain: the
+//! evaluator dies → the kernel kills the relay → it kills the init → the
+//! kernel kills the whole namespace.
 //!
 //! While the evaluator lives, it ends a run's whole tree by asking the
-//! relay (SIGTERM) to SIGKILL pid 1: the kernel then kills every process
+//! relay (SIGTERM) to SIGKILL the init: the kernel then kills every process
 //! of the namespace, and the relay ends only once they are all gone, so
 //! the tree is dead when the evaluator has reaped the relay. No pid read
-//! from /proc is ever signalled.
+//! from /proc is ever signalled. Inside the namespace the init cannot be
+//! signalled at all (it sets no handler), so a program cannot end it.
 //!
 //! Where the kernel refuses the namespaces (user namespaces turned off,
 //! a container without the right), the program is not run: the launch
@@ -32,6 +40,8 @@
 use std::io;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicI32, Ordering};
+
+use std::os::fd::{AsRawFd, OwnedFd};
 
 use rustix::process::{Signal, WaitOptions};
 use rustix::thread::UnshareFlags;
@@ -125,26 +135,78 @@ impl PidNamespace {
         // Not `poker`: a program looking for the evaluator by name finds it,
         // not this.
         rustix::thread::set_name(c"poker-pidns")?;
-        // SAFETY: the child only returns to the caller's pre_exec, which
-        // goes on to exec; the parent makes async-signal-safe system calls
-        // and exits without returning.
+        // The init's report of the program's status (close-on-exec: the
+        // program never holds it).
+        let (status_read, status_write) =
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        // SAFETY: the child only returns to the caller's pre_exec (through
+        // `init`), which goes on to exec; the parent makes async-signal-safe
+        // system calls and exits without returning.
         let pid = unsafe { libc::fork() };
         if pid < 0 {
             return Err(io::Error::last_os_error());
         }
         if pid == 0 {
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            return Ok(());
+            drop(status_read);
+            return init(status_write);
         }
-        relay(pid)
+        drop(status_write);
+        relay(pid, status_read)
     }
 }
 
-/// Pid 1 of the namespace, for the relay's SIGTERM handler.
+/// Pid 1 of the namespace: forks the program's process (where it returns,
+/// to go on to exec the program), then reaps every process of the
+/// namespace until the program's ends, and reports its raw wait status on
+/// `report` and exits (which ends the namespace).
+fn init(report: OwnedFd) -> io::Result<()> {
+    rustix::thread::set_name(c"poker-init")?;
+    // SAFETY: as in `enter`.
+    let program = unsafe { libc::fork() };
+    if program < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if program == 0 {
+        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+        drop(report);
+        return Ok(());
+    }
+    // As the relay's: no descriptor but the report, so that nothing waits
+    // on this process.
+    close_all_but(report.as_raw_fd());
+    loop {
+        match rustix::process::wait(WaitOptions::empty()) {
+            Ok(Some((pid, status))) if pid.as_raw_nonzero().get() == program => {
+                let raw = status.as_raw().to_ne_bytes();
+                let _ = rustix::io::write(&report, &raw);
+                exit(0);
+            }
+            // An orphan of the program's, reaped.
+            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => exit(127),
+        }
+    }
+}
+
+/// Closes every descriptor but `kept`.
+fn close_all_but(kept: i32) {
+    let kept = kept as u32;
+    // SAFETY: close_range takes two descriptor numbers and flags (rustix
+    // has no close_range).
+    unsafe {
+        if kept > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, kept - 1, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, kept + 1, u32::MAX, 0u32);
+    }
+}
+
+/// The namespace's init, for the relay's SIGTERM handler.
 static PID_ONE: AtomicI32 = AtomicI32::new(0);
 
-/// The relay's SIGTERM handler: SIGKILL to pid 1 (its own unreaped child,
-/// so the pid is still pid 1's), which kills the whole namespace.
+/// The relay's SIGTERM handler: SIGKILL to the init (its own unreaped
+/// child, so the pid is still the init's), which kills the whole namespace.
 extern "C" fn kill_pid_one(_: libc::c_int) {
     let pid = PID_ONE.load(Ordering::Relaxed);
     if pid > 0 {
@@ -155,9 +217,11 @@ extern "C" fn kill_pid_one(_: libc::c_int) {
     }
 }
 
-/// Waits for pid 1 and ends as it did; on SIGTERM, kills pid 1 first (see
-/// the module's documentation). Never returns.
-fn relay(pid: i32) -> ! {
+/// Waits for the init (`pid`), reads the program's wait status from
+/// `report` and ends as the program did (as the init did, when killed
+/// before it could report); on SIGTERM, kills the init first (see the
+/// module's documentation). Never returns.
+fn relay(pid: i32, report: OwnedFd) -> ! {
     PID_ONE.store(pid, Ordering::Relaxed);
     // Set before the descriptors are closed below: the evaluator's spawn
     // returns only once they are, so a SIGTERM from it always finds the
@@ -175,26 +239,34 @@ fn relay(pid: i32) -> ! {
         libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
     }
     // The program's output pipes and the spawn's error pipe must not wait
-    // for this process: it needs no descriptor.
-    // SAFETY: close_range takes two descriptor numbers and flags (rustix
-    // has no close_range).
-    unsafe { libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) };
+    // for this process: it keeps only the init's report.
+    close_all_but(report.as_raw_fd());
     let child = rustix::process::Pid::from_raw(pid);
-    let status = loop {
+    let init_status = loop {
         match rustix::process::waitpid(child, WaitOptions::empty()) {
-            Ok(Some((_, status))) => break status,
+            Ok(Some((_, status))) => break status.as_raw(),
             Err(rustix::io::Errno::INTR) => continue,
             _ => exit(127),
         }
     };
-    if let Some(code) = status.exit_status() {
-        exit(code);
+    // The init has exited: the pipe holds its whole report or nothing.
+    let mut raw = [0u8; 4];
+    let status = loop {
+        match rustix::io::read(&report, &mut raw) {
+            Ok(4) => break i32::from_ne_bytes(raw),
+            Err(rustix::io::Errno::INTR) => continue,
+            _ => break init_status,
+        }
+    };
+    if libc::WIFEXITED(status) {
+        exit(libc::WEXITSTATUS(status));
     }
-    if let Some(signal) = status.terminating_signal() {
+    if libc::WIFSIGNALED(status) {
+        let signal = libc::WTERMSIG(status);
         // SAFETY: resetting a disposition is async-signal-safe (rustix has
         // no signal()); `signal` is the kernel's, so a valid number.
-        // Signalling oneself then ends the relay as pid 1 ended (no core
-        // file: RLIMIT_CORE is 0).
+        // Signalling oneself then ends the relay as the program ended (no
+        // core file: RLIMIT_CORE is 0).
         unsafe {
             libc::signal(signal, libc::SIG_DFL);
             let _ = rustix::process::kill_process(

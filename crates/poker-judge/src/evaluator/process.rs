@@ -240,12 +240,12 @@ impl Running {
     /// kills the run's whole tree and collects its output. Returns how the
     /// program ended (`None`: still running when it was killed) with what it
     /// used, and its (capped) stdout and stderr.
-    pub fn finish(mut self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
+    pub fn finish(self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
         // Waits on the pidfd (an event), not in sleep steps.
         if !grace.is_zero() {
             self.wait_until(Instant::now() + grace);
         }
-        let status: Option<ExitStatus> = self.child.try_wait().ok().flatten();
+        let status = reap(self.pid(), false);
         self.launch.kill();
         if status.is_none() {
             // The spawned process is not reaped yet: its pid is still its.
@@ -265,7 +265,7 @@ impl Running {
             }
         }
         if status.is_none() {
-            let _ = self.child.wait();
+            let _ = reap(self.pid(), true);
         }
         let mut outputs = self
             .drains
@@ -273,7 +273,35 @@ impl Running {
             .map(|rx| rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default());
         let stdout = outputs.next().unwrap_or_default();
         let stderr = outputs.next().unwrap_or_default();
-        let outcome = status.map(|s| self.launch.outcome(s, &stderr));
+        let outcome = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
         (outcome, stdout, stderr)
     }
+}
+
+/// Reaps the spawned process `pid` if it has ended (`block`: once it has):
+/// how it ended, and the CPU time of it and of every process it reaped, so,
+/// unconfined, the program's through its init (see `pid_namespace`).
+fn reap(pid: i32, block: bool) -> Option<(ExitStatus, Duration)> {
+    use std::os::unix::process::ExitStatusExt;
+    let options = if block { 0 } else { libc::WNOHANG };
+    let mut status = 0;
+    // SAFETY: wait4 writes an int and a rusage we own (rustix's wait has no
+    // resource usage).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: as above; `pid` is this process's unreaped child.
+        let reaped = unsafe { libc::wait4(pid, &mut status, options, &mut usage) };
+        match reaped {
+            n if n == pid => break,
+            -1 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Some((
+        ExitStatus::from_raw(status),
+        time(usage.ru_utime) + time(usage.ru_stime),
+    ))
 }
