@@ -213,6 +213,15 @@ fn an_infinite_loop_times_out_and_is_killed() {
         "timeout",
         "time limit of 0.5 s exceeded after 3 placements",
     );
+    // What it used until it was killed, by its cgroup: some CPU time, at
+    // most the game's time (one CPU), and memory.
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    let wall = test["seconds"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu <= wall + 0.01, "{test}");
+    assert!(
+        test["peak_memory"].as_u64().is_some_and(|m| m > 0),
+        "{test}"
+    );
     assert!(
         start.elapsed().as_secs_f64() < 4.0,
         "took {:?}",

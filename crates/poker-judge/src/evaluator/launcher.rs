@@ -207,6 +207,17 @@ impl Launch {
         }
     }
 
+    /// What a run that was killed before it ended used: its cgroup's
+    /// figures in the sandbox. Unconfined, nothing: the kernel reaps a
+    /// killed namespace's processes without adding their CPU time to
+    /// anyone's, so no figure would be whole.
+    pub fn usage_when_killed(&self) -> Usage {
+        match &self.jail {
+            Some(jail) => jail.usage(),
+            None => Usage::default(),
+        }
+    }
+
     /// How the run ended, from the spawned process's `status`, the CPU
     /// time it and what it reaped used (`cpu`: the program's, unconfined)
     /// and what it wrote to stderr (where bubblewrap's own errors go).

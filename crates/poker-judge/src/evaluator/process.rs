@@ -241,6 +241,16 @@ impl Running {
     /// program ended (`None`: still running when it was killed) with what it
     /// used, and its (capped) stdout and stderr.
     pub fn finish(self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
+        let (outcome, _, stdout, stderr) = self.finish_measured(grace);
+        (outcome, stdout, stderr)
+    }
+
+    /// [`Running::finish`], also giving what the run used when it was
+    /// killed before it ended (as the outcome's usage when it ended).
+    pub fn finish_measured(
+        self,
+        grace: Duration,
+    ) -> (Option<Outcome>, crate::sandbox::Usage, Vec<u8>, Vec<u8>) {
         // Waits on the pidfd (an event), not in sleep steps.
         if !grace.is_zero() {
             self.wait_until(Instant::now() + grace);
@@ -274,7 +284,11 @@ impl Running {
         let stdout = outputs.next().unwrap_or_default();
         let stderr = outputs.next().unwrap_or_default();
         let outcome = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
-        (outcome, stdout, stderr)
+        let usage = match &outcome {
+            Some(outcome) => outcome.usage.clone(),
+            None => self.launch.usage_when_killed(),
+        };
+        (outcome, usage, stdout, stderr)
     }
 }
 
