@@ -342,7 +342,7 @@ fn a_checkpoint_of_another_unit_is_refused() {
 
 /// Four units of 10,000 deals around the published loop (index
 /// 472460898658889399111, in unit 0).
-fn four_units(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn four_units(dir: &Path) -> Vec<PathBuf> {
     (0..4)
         .map(|i| {
             let file = dir.join(format!("unit-{i}.json"));
