@@ -229,6 +229,19 @@ fn an_infinite_loop_times_out_and_is_killed() {
     );
 }
 
+// Unconfined, a game killed at its time limit also shows the CPU time its
+// program used (its init reaps it when the run is ended, so the kernel
+// counts it); no memory figure (nothing measures it unconfined).
+#[test]
+fn an_unconfined_infinite_loop_shows_its_cpu_time() {
+    let test = single_game_in("off", &contestant("infinite_loop.c"), "0.5");
+    assert_zero(&test, "timeout", "time limit of 0.5 s exceeded");
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    let wall = test["seconds"].as_f64().unwrap();
+    assert!(cpu > 0.01 && cpu <= wall + 0.01, "{test}");
+    assert!(test["peak_memory"].is_null(), "{test}");
+}
+
 // Unconfined, the program is not its PID namespace's init (which the
 // kernel spares SIGXCPU), so RLIMIT_CPU's soft limit stops it: the game is
 // `cpu_time` with at most 1.2 s of CPU (the hard limit, a second later,

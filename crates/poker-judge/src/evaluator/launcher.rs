@@ -208,13 +208,17 @@ impl Launch {
     }
 
     /// What a run that was killed before it ended used: its cgroup's
-    /// figures in the sandbox. Unconfined, nothing: the kernel reaps a
-    /// killed namespace's processes without adding their CPU time to
-    /// anyone's, so no figure would be whole.
-    pub fn usage_when_killed(&self) -> Usage {
+    /// figures in the sandbox; unconfined, `cpu`, the CPU time of the
+    /// spawned process and what it reaped (the program, which its init
+    /// reaps when asked to end the run; not the program's own children left
+    /// running then, which the kernel reaps uncounted).
+    pub fn usage_when_killed(&self, cpu: Option<Duration>) -> Usage {
         match &self.jail {
             Some(jail) => jail.usage(),
-            None => Usage::default(),
+            None => Usage {
+                cpu_time: cpu,
+                ..Usage::default()
+            },
         }
     }
 

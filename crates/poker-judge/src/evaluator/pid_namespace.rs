@@ -25,11 +25,15 @@
 //! kernel kills the whole namespace.
 //!
 //! While the evaluator lives, it ends a run's whole tree by asking the
-//! relay (SIGTERM) to SIGKILL the init: the kernel then kills every process
-//! of the namespace, and the relay ends only once they are all gone, so
-//! the tree is dead when the evaluator has reaped the relay. No pid read
-//! from /proc is ever signalled. Inside the namespace the init cannot be
-//! signalled at all (it sets no handler), so a program cannot end it.
+//! relay (SIGTERM), which asks the init (SIGTERM): the init SIGKILLs every
+//! other process of the namespace, reaps the program (so the program's CPU
+//! time reaches the evaluator's count through the relay) and exits; the
+//! kernel then kills whatever is left, and the relay ends only once they
+//! are all gone, so the tree is dead when the evaluator has reaped the
+//! relay. No pid read from /proc is ever signalled. Inside the namespace
+//! the init takes only SIGTERM (the one signal it handles), which ends the
+//! sender's own game and nothing else; SIGKILL from the relay, or the
+//! relay's death, still ends it.
 //!
 //! Where the kernel refuses the namespaces (user namespaces turned off,
 //! a container without the right), the program is not run: the launch
@@ -139,6 +143,13 @@ impl PidNamespace {
         // program never holds it).
         let (status_read, status_write) =
             rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        // The init's SIGTERM handler, in place before the init exists and
+        // blocked until its program runs (see `init`): no SIGTERM is lost.
+        // SAFETY: sets a handler that only calls kill, and the mask.
+        unsafe {
+            on_signal(libc::SIGTERM, end_namespace);
+            sigterm_mask(libc::SIG_BLOCK);
+        }
         // SAFETY: the child only returns to the caller's pre_exec (through
         // `init`), which goes on to exec; the parent makes async-signal-safe
         // system calls and exits without returning.
@@ -169,9 +180,18 @@ fn init(report: OwnedFd) -> io::Result<()> {
     }
     if program == 0 {
         rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+        // The program starts with the default SIGTERM, unblocked.
+        // SAFETY: async-signal-safe disposition and mask changes.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            sigterm_mask(libc::SIG_UNBLOCK);
+        }
         drop(report);
         return Ok(());
     }
+    // A SIGTERM that came early is handled now, the program running.
+    // SAFETY: as above.
+    unsafe { sigterm_mask(libc::SIG_UNBLOCK) };
     // As the relay's: no descriptor but the report, so that nothing waits
     // on this process.
     close_all_but(report.as_raw_fd());
@@ -202,17 +222,58 @@ fn close_all_but(kept: i32) {
     }
 }
 
+/// Sets `handler` for `signal`, without SA_RESTART.
+///
+/// # Safety
+/// `handler` must be async-signal-safe.
+unsafe fn on_signal(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) {
+    // SAFETY: sigaction is async-signal-safe; the caller vouches for the
+    // handler.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = handler as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(signal, &action, std::ptr::null_mut());
+    }
+}
+
+/// Blocks or unblocks (`how`) SIGTERM for this thread.
+///
+/// # Safety
+/// Async-signal-safe; only the signal mask changes.
+unsafe fn sigterm_mask(how: libc::c_int) {
+    // SAFETY: sigprocmask on a set made here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigprocmask(how, &set, std::ptr::null_mut());
+    }
+}
+
+/// The init's SIGTERM handler (the relay's request): SIGKILL to every
+/// process of the namespace but the init, which then reaps the program
+/// (so its CPU time is counted) and ends as usual. From inside, the kernel
+/// lets a program send it too: that only ends its own game.
+extern "C" fn end_namespace(_: libc::c_int) {
+    // SAFETY: kill is async-signal-safe; from a namespace's init, -1 names
+    // every other process of the namespace.
+    unsafe { libc::kill(-1, libc::SIGKILL) };
+}
+
 /// The namespace's init, for the relay's SIGTERM handler.
 static PID_ONE: AtomicI32 = AtomicI32::new(0);
 
-/// The relay's SIGTERM handler: SIGKILL to the init (its own unreaped
-/// child, so the pid is still the init's), which kills the whole namespace.
+/// The relay's SIGTERM handler: SIGTERM to the init (its own unreaped
+/// child, so the pid is still the init's), which kills every other process
+/// of the namespace ([`end_namespace`]), reaps the program and exits,
+/// which ends the namespace.
 extern "C" fn kill_pid_one(_: libc::c_int) {
     let pid = PID_ONE.load(Ordering::Relaxed);
     if pid > 0 {
         // kill is async-signal-safe; a failure has nowhere to go.
         if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-            let _ = rustix::process::kill_process(pid, Signal::KILL);
+            let _ = rustix::process::kill_process(pid, Signal::TERM);
         }
     }
 }
@@ -226,17 +287,10 @@ fn relay(pid: i32, report: OwnedFd) -> ! {
     // Set before the descriptors are closed below: the evaluator's spawn
     // returns only once they are, so a SIGTERM from it always finds the
     // handler.
-    // SAFETY: sigaction and sigprocmask are async-signal-safe; the handler
-    // only loads an atomic and calls kill.
+    // SAFETY: the handler only loads an atomic and calls kill.
     unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = kill_pid_one as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGTERM);
-        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        on_signal(libc::SIGTERM, kill_pid_one);
+        sigterm_mask(libc::SIG_UNBLOCK);
     }
     // The program's output pipes and the spawn's error pipe must not wait
     // for this process: it keeps only the init's report.

@@ -274,9 +274,10 @@ impl Running {
                 }
             }
         }
-        if status.is_none() {
-            let _ = reap(self.pid(), true);
-        }
+        let killed_cpu = match status {
+            None => reap(self.pid(), true).map(|(_, cpu)| cpu),
+            Some(_) => None,
+        };
         let mut outputs = self
             .drains
             .iter()
@@ -286,7 +287,7 @@ impl Running {
         let outcome = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
         let usage = match &outcome {
             Some(outcome) => outcome.usage.clone(),
-            None => self.launch.usage_when_killed(),
+            None => self.launch.usage_when_killed(killed_cpu),
         };
         (outcome, usage, stdout, stderr)
     }
