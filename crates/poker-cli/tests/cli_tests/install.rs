@@ -77,8 +77,14 @@ fn dynamic_section(file: &Path) -> String {
 }
 
 fn install(prefix: &Path) -> String {
+    install_with_path(prefix, &std::env::var("PATH").unwrap_or_default())
+}
+
+/// [`install`] with the search path `path` (to put a stand-in first).
+fn install_with_path(prefix: &Path, path: &str) -> String {
     let _ = std::fs::remove_dir_all(prefix);
     let output = Command::new("make")
+        .env("PATH", path)
         .current_dir(common::root())
         .arg("--no-print-directory")
         .arg("install-files")
@@ -322,4 +328,39 @@ fn the_installed_python_module_finds_the_installed_library() {
         prefix.join("lib/libpoker.so").canonicalize().unwrap()
     );
     assert_eq!(lines[1], "8"); // 9S TS JS QS KS: a straight flush
+}
+
+// Into a prefix whose lib the loader searches (here a stand-in ldconfig
+// says so, as the real one says it of /usr/local/lib on Debian), make
+// install runs ldconfig, and gives no linking hint.
+#[test]
+fn an_install_into_a_searched_prefix_runs_ldconfig() {
+    let test = "an_install_into_a_searched_prefix_runs_ldconfig";
+    require("make", test);
+    require("patchelf", test);
+    let dir = common::scratch("install").join("ldconfig");
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let prefix = dir.join("prefix");
+    let ran = dir.join("ldconfig-ran");
+    std::fs::write(
+        bin.join("ldconfig"),
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -v ]; then echo '{}/lib: (from the test)'; else echo \"$@\" > '{}'; fi\n",
+            prefix.display(),
+            ran.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("ldconfig"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let said = install_with_path(&prefix, &path);
+    assert!(ran.is_file(), "ldconfig did not run: {said}");
+    assert!(!said.contains("does not search"), "{said}");
 }
