@@ -813,7 +813,7 @@ fn killing_the_evaluator_kills_the_running_contestant() {
     for mode in ["on", "off"] {
         let marker = marker();
         // It names itself pk<marker> and forks a child of that name: in
-        // the sandbox and unconfined alike (where it is pid 1 of a PID
+        // the sandbox and unconfined alike (where it runs in a PID
         // namespace of its own) the kernel kills the whole tree once the
         // evaluator is gone.
         let fork = "if (fork() == 0) for (;;) sleep(1);";

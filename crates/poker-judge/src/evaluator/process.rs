@@ -266,8 +266,8 @@ impl Running {
                     true => {
                         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
                     }
-                    // The relay kills its namespace's pid 1 and ends once
-                    // the namespace is empty (see `pid_namespace`).
+                    // The relay has its namespace's init end it and ends
+                    // once the namespace is empty (see `pid_namespace`).
                     false => {
                         let _ = rustix::process::kill_process(pid, Signal::TERM);
                     }
