@@ -22,7 +22,14 @@
 # libpoker.a needs) is what rustc prints for this crate with
 # --print native-static-libs, from an unoptimised staticlib build of the
 # library (same features) in a target folder of its own: the main build
-# stays fresh, and a second run only replays cargo's cached note.
+# stays fresh, and a second run only replays cargo's cached note. Less
+# -lgcc_s, which has no static archive (so `cc -static` failed on it): the
+# compiler driver links libgcc's unwinder itself, libgcc_s as needed in a
+# dynamic program, libgcc_eh in a static one.
+#
+# Without DESTDIR, into a prefix whose lib the loader searches (/usr/local
+# on Debian), install runs ldconfig, so that programs linked with -lpoker
+# find the new library at once; into another prefix it says how to link.
 PREFIX ?= /usr/local
 DESTDIR ?=
 CARGO ?= cargo
@@ -70,8 +77,16 @@ install-files:
 		|| { cat "$$log" >&2; echo "make: cargo rustc --print native-static-libs failed" >&2; exit 1; }; \
 	libs=$$(sed -n 's/^note: native-static-libs: //p' "$$log" | tail -n 1); \
 	[ -n "$$libs" ] || { cat "$$log" >&2; echo "make: rustc printed no native-static-libs" >&2; exit 1; }; \
+	libs=$$(echo "$$libs" | sed 's/ *-lgcc_s\b//g; s/^ *//'); \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e "s|@LIBS_PRIVATE@|$$libs|" \
 		libpoker.pc.in > $(DEST)/lib/pkgconfig/libpoker.pc
+	@if [ -n "$(DESTDIR)" ]; then :; \
+	elif ldconfig -v -N 2>/dev/null | grep -q '^$(PREFIX)/lib:'; then \
+		ldconfig || echo "make: run ldconfig as root, so that the loader finds $(PREFIX)/lib/$(SONAME)" >&2; \
+	else \
+		echo "make: the loader does not search $(PREFIX)/lib: link programs with" \
+			"-Wl,-rpath,$(PREFIX)/lib (or set LD_LIBRARY_PATH=$(PREFIX)/lib)"; \
+	fi
 
 uninstall:
 	rm -f $(DEST)/include/poker.h $(DEST)/lib/libpoker.so $(DEST)/lib/$(SONAME) \

@@ -10,6 +10,7 @@ One wheel holds
                            -lpoker against the package's library (`poker
                            eval` does): a wheel holds no symbolic links
   libpoker/include/poker.h the C header, libpoker/pascal/poker.pas the unit
+  libpoker/c_examples/     the example contestants (`poker eval` alone)
   <venv>/bin/poker         the command, which finds the library and header
                            of this package from its own folder
 
@@ -37,6 +38,10 @@ PACKAGE_FILES = {
     "__init__.py": "bindings/python/libpoker.py",
     "include/poker.h": "include/poker.h",
     "pascal/poker.pas": "bindings/pascal/poker.pas",
+    # What `poker eval` with no contestants evaluates.
+    "c_examples/greedy.c": "c_examples/greedy.c",
+    "c_examples/rollouts.c": "c_examples/rollouts.c",
+    "c_examples/roundrobin.c": "c_examples/roundrobin.c",
 }
 
 

@@ -322,7 +322,7 @@ class CamiciaVectors(unittest.TestCase):
         with self.assertRaises(PokerError) as caught:
             libpoker.camicia_simulate("2 3", "4 Z")
         self.assertEqual(caught.exception.code, libpoker.ERR_TOKEN)
-        self.assertIn("player B: 'Z' is not a card (token 2, byte 2)", str(caught.exception))
+        self.assertIn("player B: 'Z' is not a card (token 1, byte 2, both counted from 0)", str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -352,6 +352,8 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         args.quiet,
     );
     let (wall, cpu) = (Instant::now(), checkpoint::cpu_seconds());
+    // Deals a resumed unit's checkpoint held: not this run's work.
+    let resumed = std::cell::Cell::new(0u64);
     let search = Search {
         work,
         top: args.top,
@@ -371,6 +373,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         Some(unit) => {
             let ending = unit.run(&search, |from: Partial, hook| {
                 bar.set_position(from.report.deals);
+                resumed.set(from.report.deals);
                 Ok(search.run_from(
                     from,
                     VectorSimulator::new,
@@ -395,8 +398,11 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let seconds = wall.elapsed().as_secs_f64();
     let cpu = checkpoint::cpu_seconds() - cpu;
-    let rate = report.deals as f64 / seconds;
-    let cpu_rate = report.deals as f64 / cpu;
+    // This run's deals over this run's time (a resumed unit's report also
+    // counts the deals before its checkpoint).
+    let this_run = report.deals.saturating_sub(resumed.get());
+    let rate = this_run as f64 / seconds;
+    let cpu_rate = this_run as f64 / cpu;
     let mode = match work {
         Work::Range { start, end } => format!("range {start}..{end}"),
         Work::Random { seed, .. } => format!("random, seed {seed}"),
@@ -413,6 +419,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             json!({
                 "kind": "summary", "mode": mode, "deals": report.deals,
                 "loops": report.loops.len(), "threads": threads,
+                "deals_this_run": this_run,
                 "seconds": seconds, "deals_per_second": rate,
                 "deals_per_cpu_second": cpu_rate,
                 "checksum": format!("{:016x}", report.checksum),
@@ -425,10 +432,20 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         for (i, game) in report.best.iter().enumerate() {
             println!("{:>3}. {}", i + 1, game_line(game));
         }
+        let deals = match resumed.get() {
+            0 => format!("{} deals", crate::numbers::count(report.deals)),
+            before => format!(
+                "{} deals this run ({} with the checkpoint's {})",
+                crate::numbers::count(this_run),
+                crate::numbers::count(report.deals),
+                crate::numbers::count(before)
+            ),
+        };
         println!(
-            "{} deals ({mode}) in {seconds:.2} s on {threads} thread(s): {rate:.0} deals/s, \
-             {cpu_rate:.0} deals per CPU-second; {} loop(s)",
-            report.deals,
+            "{deals} ({mode}) in {seconds:.2} s on {threads} thread(s): {}, \
+             {} deals per CPU-second; {} loop(s)",
+            crate::numbers::rate(rate, "deals"),
+            crate::numbers::amount(cpu_rate),
             report.loops.len()
         );
     }

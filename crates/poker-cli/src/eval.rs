@@ -30,7 +30,8 @@ pub struct Args {
     /// $CXX, default c++) or .pas files (compiled with $FPC, default fpc,
     /// `uses Poker;`) to build against it first, or .py scripts (run with
     /// python3 and the libpoker module); see below. Default: every .c file
-    /// in ./c_examples (or the installed examples).
+    /// in ./c_examples (or the examples installed with poker, or shipped in
+    /// its Python wheel).
     #[arg(value_name = "CONTESTANT")]
     contestants: Vec<PathBuf>,
 
@@ -141,15 +142,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => decks::builtin(),
     };
+    let toolchain = args.run.toolchain(&config)?;
     let paths = if args.contestants.is_empty() {
-        example_contestants()?
+        example_contestants(&toolchain.lib_dir)?
     } else {
         args.contestants.clone()
     };
     if let Some(warning) = &config.warning {
         eprintln!("poker: warning: {warning}");
     }
-    let toolchain = args.run.toolchain(&config)?;
     let mut contestants: Vec<_> = paths
         .iter()
         .map(|p| toolchain.prepare(&supervisor, p))
@@ -235,22 +236,25 @@ fn first_line(why: &str) -> String {
     }
 }
 
-/// Every .c file in the first of: ./c_examples, the installed examples
+/// Every .c file in the first of: ./c_examples, the Python wheel's
+/// (`c_examples` beside its library, `lib_dir`), the installed examples
 /// (PREFIX/share/libpoker/c_examples), the source tree's c_examples.
-fn example_contestants() -> anyhow::Result<Vec<PathBuf>> {
+fn example_contestants(lib_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let installed = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.join("share/libpoker/c_examples")));
     let candidates = [
         Some(PathBuf::from("c_examples")),
+        Some(lib_dir.join("c_examples")),
         installed,
         Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../c_examples")),
     ];
-    let dir = candidates
-        .into_iter()
-        .flatten()
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("c_examples"));
+    let Some(dir) = candidates.into_iter().flatten().find(|d| d.is_dir()) else {
+        bail!(
+            "no contestants given, and no example contestants (c_examples) here: \
+             name the programs or sources to evaluate, e.g. `poker eval mine.c theirs.py`"
+        );
+    };
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("no contestants given and cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))

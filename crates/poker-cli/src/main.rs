@@ -7,6 +7,7 @@ mod eval;
 mod freecell;
 mod hand;
 mod judge;
+mod numbers;
 mod optimum;
 mod progress;
 mod ranges;

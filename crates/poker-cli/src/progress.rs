@@ -2,10 +2,8 @@
 //! `bench`, `camicia search`, `freecell --find`): on standard error, drawn
 //! only on a terminal, hidden by `--quiet`.
 
-use indicatif::{
-    HumanCount, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle,
-};
-use std::fmt::Write;
+use crate::numbers::rate;
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::time::Duration;
 
 /// A bar counting `len` `unit`s (plural, e.g. `"games"`): elapsed time, the
@@ -15,14 +13,15 @@ pub fn bar(len: u64, unit: &'static str, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let template = format!(
-        "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{rate}}, about {{eta}} left) {{msg}}"
+        "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{pace}}) {{msg}}"
     );
     let style = ProgressStyle::with_template(&template)
         .expect("the progress template is valid")
         .with_key(
-            "rate",
+            "pace",
             move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = out.write_str(&rate(state.per_sec(), unit));
+                let measured = state.pos() > 0;
+                let _ = out.write_str(&pace(measured, state.per_sec(), unit, state.eta(), None));
             },
         );
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
@@ -39,21 +38,18 @@ pub fn bounded_bar(len: u64, unit: &'static str, quiet: bool, per_item: Duration
         return ProgressBar::hidden();
     }
     let template = format!(
-        "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{rate}}, {{left}}) {{msg}}"
+        "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{pace}}) {{msg}}"
     );
     let style = ProgressStyle::with_template(&template)
         .expect("the progress template is valid")
         .with_key(
-            "rate",
-            move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = out.write_str(&rate(state.per_sec(), unit));
-            },
-        )
-        .with_key(
-            "left",
+            "pace",
             move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
                 let remaining = state.len().unwrap_or(0).saturating_sub(state.pos());
-                let _ = out.write_str(&time_left(state.eta(), remaining, per_item));
+                let bound = bound(remaining, per_item);
+                let measured = state.pos() > 0;
+                let text = pace(measured, state.per_sec(), unit, state.eta(), Some(bound));
+                let _ = out.write_str(&text);
             },
         );
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
@@ -61,10 +57,14 @@ pub fn bounded_bar(len: u64, unit: &'static str, quiet: bool, per_item: Duration
     bar
 }
 
-/// "about 3s left, at most 50s": the estimate, and `remaining` items of at
-/// most `per_item` each.
-pub fn time_left(estimate: Duration, remaining: u64, per_item: Duration) -> String {
-    let bound = per_item.saturating_mul(u32::try_from(remaining).unwrap_or(u32::MAX));
+/// How long `remaining` items of at most `per_item` each can take.
+fn bound(remaining: u64, per_item: Duration) -> Duration {
+    per_item.saturating_mul(u32::try_from(remaining).unwrap_or(u32::MAX))
+}
+
+/// "about 3 seconds left, at most 50 seconds": the estimate, and the
+/// bound the limits set.
+pub fn time_left(estimate: Duration, bound: Duration) -> String {
     format!(
         "about {} left, at most {}",
         HumanDuration(estimate.min(bound)),
@@ -72,44 +72,62 @@ pub fn time_left(estimate: Duration, remaining: u64, per_item: Duration) -> Stri
     )
 }
 
-/// A rate for people: whole numbers with thousands separators from 100 a
-/// second up, one decimal below (`12,346 deals/s`, `7.5 games/s`).
-pub fn rate(per_second: f64, unit: &str) -> String {
-    let mut text = String::new();
-    if !per_second.is_finite() || per_second <= 0.0 {
-        let _ = write!(text, "- {unit}/s");
-    } else if per_second >= 100.0 {
-        let _ = write!(text, "{} {unit}/s", HumanCount(per_second.round() as u64));
-    } else {
-        let _ = write!(text, "{per_second:.1} {unit}/s");
+/// The bar's parenthesis: the rate and the time left once something was
+/// `measured` (an item done); before that no rate and no estimate, only
+/// the limits' `bound` when there is one.
+fn pace(
+    measured: bool,
+    per_second: f64,
+    unit: &str,
+    estimate: Duration,
+    bound: Option<Duration>,
+) -> String {
+    match (measured, bound) {
+        (false, None) => "starting".to_string(),
+        (false, Some(bound)) => format!("at most {} left", HumanDuration(bound)),
+        (true, None) => format!(
+            "{}, about {} left",
+            rate(per_second, unit),
+            HumanDuration(estimate)
+        ),
+        (true, Some(bound)) => {
+            format!("{}, {}", rate(per_second, unit), time_left(estimate, bound))
+        }
     }
-    text
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{rate, time_left};
+    use super::{bound, pace, time_left};
     use std::time::Duration;
 
     #[test]
     fn time_left_gives_the_limits_bound_beside_the_estimate() {
         // Ten games of at most 6 s each (a 5 s limit and 1 s of margin).
         assert_eq!(
-            time_left(Duration::ZERO, 10, Duration::from_secs(6)),
-            "about 0 seconds left, at most 60 seconds"
-        );
-        assert_eq!(
-            time_left(Duration::from_secs(3), 1, Duration::from_secs(6)),
+            time_left(Duration::from_secs(3), bound(1, Duration::from_secs(6))),
             "about 3 seconds left, at most 6 seconds"
         );
     }
 
     #[test]
-    fn rates_read_as_whole_numbers_with_separators_or_one_decimal() {
-        assert_eq!(rate(12_345.6, "deals"), "12,346 deals/s");
-        assert_eq!(rate(1_234_567.0, "deals"), "1,234,567 deals/s");
-        assert_eq!(rate(7.46, "games"), "7.5 games/s");
-        assert_eq!(rate(0.0, "games"), "- games/s");
-        assert_eq!(rate(f64::NAN, "games"), "- games/s");
+    fn nothing_measured_gives_no_rate_and_no_estimate() {
+        let six = Duration::from_secs(6);
+        assert_eq!(
+            pace(false, 0.0, "games", Duration::ZERO, Some(bound(10, six))),
+            "at most 60 seconds left"
+        );
+        assert_eq!(
+            pace(false, f64::NAN, "deals", Duration::ZERO, None),
+            "starting"
+        );
+        assert_eq!(
+            pace(true, 7.46, "games", Duration::from_secs(3), Some(six)),
+            "7.5 games/s, about 3 seconds left, at most 6 seconds"
+        );
+        assert_eq!(
+            pace(true, 12_345.6, "deals", Duration::from_secs(40), None),
+            "12,346 deals/s, about 40 seconds left"
+        );
     }
 }

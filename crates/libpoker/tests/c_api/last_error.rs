@@ -310,7 +310,7 @@ fn a_camicia_token_error_says_where_as_camicia_error_did() {
     });
     assert_eq!((code, last), (POKER_ERR_TOKEN, POKER_ERR_TOKEN));
     assert!(
-        message.contains("player B: 'Z' is not a card (token 3, byte 4)"),
+        message.contains("player B: 'Z' is not a card (token 2, byte 4, both counted from 0)"),
         "{message}"
     );
 }

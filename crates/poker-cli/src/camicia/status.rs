@@ -100,6 +100,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .chain(&checkpoints)
         .map(|u| u.counts.loops)
         .sum();
+    // Running units are seen only through their checkpoints: how old the
+    // oldest is.
+    let oldest_checkpoint = checkpoints
+        .iter()
+        .filter_map(|c| c.timing.as_ref())
+        .map(|t| now.saturating_sub(t.written))
+        .max();
     let fraction = if total == 0 {
         1.0
     } else {
@@ -114,6 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "running_units": checkpoints.len(), "fraction": fraction,
                 "deals_per_second": rate, "deals_per_cpu_second": if cpu > 0.0 { done as f64 / cpu } else { 0.0 },
                 "seconds_left": eta, "loops": loops, "best": best,
+                "oldest_checkpoint_seconds": oldest_checkpoint,
             })
         );
     } else {
@@ -121,19 +129,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "range {}..{}: {} of {} deals done ({:.2}%): {} unit(s) finished, {} with a checkpoint",
             range.0,
             range.1,
-            done,
-            total,
+            crate::numbers::count(done),
+            crate::numbers::count(total),
             100.0 * fraction,
             done_units.len(),
             checkpoints.len()
         );
         println!(
             "rate {} since the first unit started; {}",
-            crate::progress::rate(rate, "deals"),
+            crate::numbers::rate(rate, "deals"),
             match eta {
                 Some(s) if left > 0 => format!("about {} left", human_seconds(s)),
                 _ if left == 0 => "nothing left".to_string(),
                 _ => "time left unknown".to_string(),
+            }
+        );
+        println!(
+            "(a running unit counts as of its last checkpoint{}, and not at all before its \
+             first: --checkpoint-every sets how often they are written)",
+            match oldest_checkpoint {
+                Some(age) => format!(", the oldest written {} ago", human_seconds(age as f64)),
+                None => String::new(),
             }
         );
         match best {

@@ -3,6 +3,7 @@
 //! `poker rank` (the contest's ranking from the judge's scores).
 
 mod files;
+mod glibc_floor;
 pub mod interact;
 pub mod package;
 pub mod rank;

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 /// The package holds the statement, one sample deck, one secret test per
 /// deck (the 10 built-in decks, or those of --decks), the input validator,
 /// the interactor (this very `poker` program, run as `poker interact`; it
-/// runs on x86-64 Linux with a glibc at least as new as the one it was
-/// built against), the client files that give submissions POKER.H in C,
+/// runs on x86-64 Linux with a glibc at least as new as the newest symbol
+/// version it needs), the client files that give submissions POKER.H in C,
 /// C++, Pascal and Python, and example submissions. DIR must not exist or
 /// be empty. DIR/README.md tells the organiser how to check it (problemtools'
 /// `verifyproblem -t 5 DIR`), what to set, and what DOMjudge needs.
@@ -113,7 +113,17 @@ fn write_package(
 ) -> anyhow::Result<()> {
     let max_score = MAX_GAME_TOTAL * secret.len();
     put(dir, "problem.yaml", &problem_yaml(name), false)?;
-    put(dir, "README.md", &readme(dir, name, secret.len()), false)?;
+    let program = std::fs::read(interactor)
+        .with_context(|| format!("cannot read {}", interactor.display()))?;
+    let glibc = super::glibc_floor::glibc_floor(&program)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("cannot read the glibc {} needs", interactor.display()))?;
+    put(
+        dir,
+        "README.md",
+        &readme(dir, name, secret.len(), glibc.as_deref()),
+        false,
+    )?;
     put(dir, "domjudge-problem.ini", files::DOMJUDGE_INI, false)?;
     let statement = files::STATEMENT.replace("@NAME@", &tex_escape(name));
     put(dir, "problem_statement/problem.en.tex", &statement, false)?;
@@ -188,8 +198,9 @@ fn write_package(
 
 /// The organiser's README.md of a package in `dir` with `decks` secret
 /// decks: how to check it, what to set, DOMjudge's missing `include/`, and
-/// where its programs run (this machine's architecture and glibc).
-fn readme(dir: &Path, name: &str, decks: usize) -> String {
+/// where its programs run (this machine's architecture; `glibc`, the
+/// newest glibc version the interactor needs, `None` for a static one).
+fn readme(dir: &Path, name: &str, decks: usize, glibc: Option<&str>) -> String {
     let folder = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -200,15 +211,15 @@ fn readme(dir: &Path, name: &str, decks: usize) -> String {
         .replace("@DECKS@", &decks.to_string())
         .replace("@DIR@", &folder)
         .replace("@ARCH@", std::env::consts::ARCH)
-        .replace("@GLIBC@", &glibc_version())
-}
-
-/// The version of the glibc this program runs with, e.g. "2.36".
-fn glibc_version() -> String {
-    // SAFETY: gnu_get_libc_version takes no arguments and returns a static
-    // NUL-terminated string.
-    let version = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) };
-    version.to_string_lossy().into_owned()
+        .replace(
+            "@GLIBC@",
+            &match glibc {
+                Some(version) => format!(
+                    "with glibc {version} or newer (the newest glibc symbol version it needs)"
+                ),
+                None => "with any C library (it is statically linked)".to_string(),
+            },
+        )
 }
 
 /// Writes `text` to `dir/path`, creating folders; `executable` sets 0755.

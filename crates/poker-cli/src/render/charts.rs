@@ -74,6 +74,9 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
         .max()
         .unwrap_or(1)
         .max(1);
+    // Headroom: the tallest bar reaches 4/7 of the height, the legend
+    // (two lines, in the upper left) stays above it.
+    let height = top * 7 / 4 + 2;
     let mut svg = String::new();
     {
         // Drawn small with large text: a phone shows it at about 360 px,
@@ -83,8 +86,9 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
         let mut chart = ChartBuilder::on(&root)
             .margin(8)
             .x_label_area_size(52)
-            .y_label_area_size(52)
-            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..(top + top / 3 + 1))?;
+            // Room for the tick labels and, left of them, the axis title.
+            .y_label_area_size(78)
+            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..height)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -146,10 +150,12 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
     let cards = points.first().map_or(1, |p| p.1 + p.2).max(1);
     // Headroom above the deal's card count: the legend sits there, clear
     // of the players' peaks.
-    let top = cards + cards / 3 + 1;
+    let top = cards + cards / 2 + 1;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (820, 420)).into_drawing_area();
+        // As the bench histogram: a small canvas with large text, readable
+        // shown at its own width and at a phone's.
+        let root = SVGBackend::with_string(&mut svg, (560, 360)).into_drawing_area();
         root.fill(&WHITE)?;
         let o = trace.outcome;
         let mut chart = ChartBuilder::on(&root)
@@ -159,13 +165,17 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
                     "Camicia: {}, {} cards, {} tricks",
                     o.status, o.cards, o.tricks
                 ),
-                ("sans-serif", 18),
+                ("sans-serif", 20),
             )
-            .x_label_area_size(36)
-            .y_label_area_size(46)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
             .build_cartesian_2d(0u64..tricks, 0usize..top)?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 20))
+            .axis_desc_style(("sans-serif", 20))
+            .x_labels(5)
+            .y_labels(5)
             .x_desc("tricks played")
             .y_desc("cards held")
             .draw()?;
@@ -201,6 +211,7 @@ pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", 20))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()?;

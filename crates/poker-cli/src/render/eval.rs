@@ -6,6 +6,7 @@ use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::Status;
 use poker_judge::evaluator::report::{Report, escape, failures};
+use poker_judge::evaluator::shell::command_line;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -134,9 +135,9 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                             .audit
                             .as_ref()
                             .and_then(|a| a.replay_of(&r.name, t.deck))
-                            .map_or_else(Vec::new, |rep| {
-                                rep.commands.iter().map(|c| escape(c)).collect()
-                            }),
+                            // Shell lines, one line each already: only
+                            // HTML-escaped (by the template).
+                            .map_or_else(Vec::new, |rep| rep.commands.clone()),
                     }
                 })
                 .collect();
@@ -174,8 +175,8 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                 .iter()
                 .map(|c| CompileView {
                     contestant: escape(&c.contestant),
-                    practice: escape(&c.practice),
-                    command: escape(&c.command.join(" ")),
+                    practice: c.practice.clone(),
+                    command: command_line(&[], &c.command),
                 })
                 .collect()
         }),

@@ -37,16 +37,21 @@ fn length_histogram(counts: &[u64], bin: u64) -> anyhow::Result<String> {
     let cards = (counts.len() as u64 * bin).max(bin);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (820, 400)).into_drawing_area();
+        // A small canvas with large text (as the bench histogram): readable
+        // shown at its own width and at a phone's.
+        let root = SVGBackend::with_string(&mut svg, (560, 360)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
+            .x_label_area_size(48)
+            .y_label_area_size(84)
             .build_cartesian_2d(0u64..cards, (0.5f64..top * 2.0).log_scale())?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .label_style(("sans-serif", 20))
+            .axis_desc_style(("sans-serif", 20))
+            .x_labels(5)
             .x_desc("cards played (finished games)")
             .y_desc("games (log scale)")
             .y_label_formatter(&|y| format!("{y:.0}"))

@@ -239,6 +239,68 @@ fn a_unit_killed_at_random_points_resumes_to_the_same_result() {
     );
 }
 
+// A resumed unit's summary rates this run's deals over this run's time:
+// the unit's deals less those its checkpoint held.
+#[test]
+fn a_resumed_units_summary_rates_only_this_runs_deals() {
+    let dir = scratch("resumed_rate");
+    let checkpoint = dir.join("unit.checkpoint");
+    let output = dir.join("unit.json");
+    let args = unit_args(output.to_str().unwrap(), Some(checkpoint.to_str().unwrap()));
+    let mut child = crate::common::poker()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let held = |path: &Path| -> u64 {
+        std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|c| c["counts"]["deals"].as_u64())
+            .unwrap_or(0)
+    };
+    while held(&checkpoint) == 0 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    let before = held(&checkpoint);
+    // `status` sees the unit through its checkpoint, and says so.
+    let status = poker(&["camicia", "status", dir.to_str().unwrap()]);
+    let said = String::from_utf8(status.stdout).unwrap();
+    assert!(
+        said.contains("(a running unit counts as of its last checkpoint, the oldest written "),
+        "{said}"
+    );
+    let status = poker(&["camicia", "status", "--json", dir.to_str().unwrap()]);
+    let s: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(s["done"], before.to_string());
+    assert!(s["oldest_checkpoint_seconds"].is_u64(), "{s}");
+    let mut resume = args.clone();
+    resume.push("--json");
+    let out = poker(&resume);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let summary: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let unit: Value = serde_json::from_slice(&std::fs::read(&output).unwrap()).unwrap();
+    let deals = unit["counts"]["deals"].as_u64().unwrap();
+    assert!(before > 0 && before < deals, "{before} of {deals}");
+    assert_eq!(summary["deals"], deals);
+    assert_eq!(summary["deals_this_run"], deals - before);
+    let rate = summary["deals_per_second"].as_f64().unwrap();
+    let seconds = summary["seconds"].as_f64().unwrap();
+    assert!(
+        (rate * seconds - (deals - before) as f64).abs() < 1.0,
+        "{summary}"
+    );
+}
+
 #[test]
 fn a_checkpoint_of_another_unit_is_refused() {
     let dir = scratch("other");
@@ -280,7 +342,7 @@ fn a_checkpoint_of_another_unit_is_refused() {
 
 /// Four units of 10,000 deals around the published loop (index
 /// 472460898658889399111, in unit 0).
-fn four_units(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn four_units(dir: &Path) -> Vec<PathBuf> {
     (0..4)
         .map(|i| {
             let file = dir.join(format!("unit-{i}.json"));

@@ -312,3 +312,24 @@ fn the_readme_sample_report_matches_poker_eval() {
         );
     }
 }
+
+// The Pascal recipes' folder for compiled units is not the folder the
+// Camicia docs keep work units in (`units/`, `$CAMICIA_DIR`'s default), so
+// following both in one place mixes nothing.
+#[test]
+fn pascal_unit_folders_are_not_camicia_work_unit_folders() {
+    let camicia = std::fs::read_to_string(common::root().join("docs/camicia.md")).unwrap();
+    assert!(camicia.contains("(default `units/`)"), "docs/camicia.md");
+    for file in FILES {
+        let text = std::fs::read_to_string(common::root().join(file)).unwrap();
+        let folders: Vec<&str> = text
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix("-FU"))
+            .filter(|f| !f.starts_with('<'))
+            .collect();
+        assert!(!folders.is_empty(), "{file} has no Pascal recipe");
+        for folder in folders {
+            assert_ne!(folder.trim_end_matches('/'), "units", "{file}");
+        }
+    }
+}

@@ -213,11 +213,60 @@ fn an_infinite_loop_times_out_and_is_killed() {
         "timeout",
         "time limit of 0.5 s exceeded after 3 placements",
     );
+    // What it used until it was killed, by its cgroup: some CPU time, at
+    // most the game's time (one CPU), and memory.
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    let wall = test["seconds"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu <= wall + 0.01, "{test}");
+    assert!(
+        test["peak_memory"].as_u64().is_some_and(|m| m > 0),
+        "{test}"
+    );
     assert!(
         start.elapsed().as_secs_f64() < 4.0,
         "took {:?}",
         start.elapsed()
     );
+}
+
+// Unconfined, a game killed at its time limit also shows the CPU time its
+// program used (its init reaps it when the run is ended, so the kernel
+// counts it); no memory figure (nothing measures it unconfined).
+#[test]
+fn an_unconfined_infinite_loop_shows_its_cpu_time() {
+    let test = single_game_in("off", &contestant("infinite_loop.c"), "0.5");
+    assert_zero(&test, "timeout", "time limit of 0.5 s exceeded");
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    let wall = test["seconds"].as_f64().unwrap();
+    assert!(cpu > 0.01 && cpu <= wall + 0.01, "{test}");
+    assert!(test["peak_memory"].is_null(), "{test}");
+}
+
+// Unconfined, the program is not its PID namespace's init (which the
+// kernel spares SIGXCPU), so RLIMIT_CPU's soft limit stops it: the game is
+// `cpu_time` with at most 1.2 s of CPU (the hard limit, a second later,
+// would show about 2 s). The figure is the kernel's resource usage, which
+// on a loaded virtual machine can read below the time RLIMIT_CPU counted
+// (measured here: 0.64 s for a spinner stopped by a 1 s limit), so there
+// is no lower bound beyond a measure being there.
+#[test]
+fn an_unconfined_cpu_spinner_stops_at_its_cpu_limit() {
+    let deck = one_deck_file();
+    let json = eval(&[
+        "--sandbox",
+        "off",
+        "--cpu-limit",
+        "1",
+        "--time-limit",
+        "10",
+        "--decks",
+        deck.to_str().unwrap(),
+        &contestant("infinite_loop.c"),
+    ]);
+    let test = &json["contestants"][0]["tests"][0];
+    assert_zero(test, "cpu_time", "CPU time limit of 1 s exceeded");
+    let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
+    assert!(cpu > 0.0 && cpu <= 1.2, "{test}");
 }
 
 #[test]
@@ -762,7 +811,7 @@ fn killing_the_evaluator_kills_the_running_contestant() {
     for mode in ["on", "off"] {
         let marker = marker();
         // It names itself pk<marker> and forks a child of that name: in
-        // the sandbox and unconfined alike (where it is pid 1 of a PID
+        // the sandbox and unconfined alike (where it runs in a PID
         // namespace of its own) the kernel kills the whole tree once the
         // evaluator is gone.
         let fork = "if (fork() == 0) for (;;) sleep(1);";

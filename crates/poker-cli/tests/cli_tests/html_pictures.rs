@@ -34,6 +34,16 @@ fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
     value
 }
 
+/// Boxes in the page and whether two meet (more than half a pixel), for
+/// the scripts below.
+const BOXES: &str = r##"
+function box(e) { var b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; }
+function meet(a, b) { return a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5; }
+function within(a, b) { return a.l >= b.l - 0.5 && a.r <= b.r + 0.5 && a.t >= b.t - 0.5 && a.b <= b.b + 0.5; }
+function smallest_text(svg) { return Math.min.apply(null, Array.from(doc.querySelectorAll(svg + " text")).map(function (t) {
+  return t.getBoundingClientRect().height; })); }
+"##;
+
 /// Round robin's total on `deck`, by hand: card i to column i mod 4.
 fn round_robin_total(deck: &ContestDeck) -> u8 {
     let columns = std::array::from_fn(|c| std::array::from_fn(|row| deck.cards()[row * 4 + c]));
@@ -90,20 +100,42 @@ fn the_bench_page_shows_both_histograms_and_means() {
         v.dedup();
         v.len()
     };
-    let script = r##"
+    let script = BOXES.to_string()
+        + r##"
       var rects = Array.from(doc.querySelectorAll("svg rect"));
+      // The legend (its border) covers no bar; the y axis's title no tick
+      // label.
+      var legend = box(rects.filter(function (r) { return r.getAttribute("stroke") === "#000000"; })[0]);
+      var bar_boxes = rects.filter(function (r) { var f = r.getAttribute("fill"); return f === "#2E6B3A" || f === "#3D5A80"; })
+        .map(box).filter(function (b) { return !within(b, legend); });
+      var texts = Array.from(doc.querySelectorAll("svg text"));
+      var title = box(texts.filter(function (t) { return (t.getAttribute("transform") || "").indexOf("rotate") >= 0; })[0]);
+      var ticks = texts.filter(function (t) { return t.getAttribute("text-anchor") === "end"; }).map(box);
       function bars(fill) { return rects.filter(function (r) { return r.getAttribute("fill") === fill; }).length; }
       var svg = doc.querySelector("svg").getBoundingClientRect();
       return { width: doc.documentElement.clientWidth, scroll_width: doc.documentElement.scrollWidth,
                played: bars("#2E6B3A"), best: bars("#3D5A80"), svg_right: svg.right,
                mean: doc.getElementById("mean").innerText, texts: doc.body.innerText,
+               legend_over_bars: bar_boxes.filter(function (b) { return meet(b, legend); }).length,
+               bars_outside_legend: bar_boxes.length,
+               title_over_ticks: ticks.filter(function (t) { return meet(t, title); }).length, ticks: ticks.length,
                svg_texts: Array.from(doc.querySelectorAll("svg text")).map(function (t) { return t.textContent; }).join("|"),
                smallest_text: Math.min.apply(null, Array.from(doc.querySelectorAll("svg text")).map(function (t) {
                  return t.getBoundingClientRect().height; })) };
     "##;
     for width in [1280, 390] {
-        let page = in_browser(chromium, &html, width, script);
+        let page = in_browser(chromium, &html, width, &script);
         assert_eq!(page["width"], width);
+        assert_eq!(
+            page["legend_over_bars"], 0,
+            "the legend covers a bar: {page}"
+        );
+        assert!(page["bars_outside_legend"].as_u64() > Some(0), "{page}");
+        assert_eq!(
+            page["title_over_ticks"], 0,
+            "'games' covers a tick label: {page}"
+        );
+        assert!(page["ticks"].as_u64() > Some(2), "{page}");
         assert!(
             page["scroll_width"].as_u64() <= page["width"].as_u64(),
             "{page}"
@@ -229,4 +261,57 @@ fn the_freecell_drawing_shows_the_published_deal_in_colour() {
         assert_eq!(t[1] == "#C62828", red, "{t}");
     }
     assert_eq!(page["rects"], 0, "cards inside the drawing");
+}
+
+// `poker camicia merge --html` at a phone's width and a laptop's: nothing
+// wider than the screen (the cards and tricks columns visible), each game's
+// deal in a few lines rather than a column one character wide, chart text
+// at least 11 px high at both widths.
+#[test]
+fn the_merge_page_reads_on_a_phone_and_a_laptop() {
+    let dir = common::scratch("html_merge");
+    let files = crate::camicia_units::four_units(&dir);
+    let html = dir.join("hunt.html");
+    let mut args = vec!["camicia", "merge", "--html", html.to_str().unwrap()];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = poker(&args);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let chromium = browser::chromium("the merge page in a browser");
+    let script = BOXES.to_string()
+        + r##"
+      function lines(el) { var r = doc.createRange(); r.selectNodeContents(el);
+        var tops = {}; Array.from(r.getClientRects()).forEach(function (b) { if (b.width > 0) tops[Math.round(b.top)] = 1; });
+        return Object.keys(tops).length; }
+      var width = doc.documentElement.clientWidth;
+      var cells = Array.from(doc.querySelectorAll("#best td, #best th, #cycle-table td, #cycle-table th"));
+      return { width: width, scroll_width: doc.documentElement.scrollWidth,
+               cells_outside: cells.filter(function (c) { return box(c).r > width + 0.5; }).length,
+               deals: Array.from(doc.querySelectorAll("#best td.deal")).map(lines),
+               headers: Array.from(doc.querySelectorAll("#best th, #cycle-table th")).map(lines),
+               cards: Array.from(doc.querySelectorAll("#best tr.numbers td:nth-child(2)")).map(function (c) { return c.innerText; }),
+               lengths_text: smallest_text("#lengths svg"), longest_text: smallest_text("#longest svg") };
+    "##;
+    for width in [390, 1280] {
+        let page = in_browser(chromium, &html, width, &script);
+        assert_eq!(page["width"], width);
+        assert!(
+            page["scroll_width"].as_u64() <= page["width"].as_u64(),
+            "wider than the screen at {width} px: {page}"
+        );
+        assert_eq!(page["cells_outside"], 0, "{page}");
+        let deals = page["deals"].as_array().unwrap();
+        assert_eq!(deals.len(), 3, "{page}");
+        assert!(deals.iter().all(|n| n.as_u64() <= Some(4)), "{page}");
+        // Headers are words, each on at most three lines ("cards a turn").
+        let headers = page["headers"].as_array().unwrap();
+        assert!(headers.iter().all(|n| n.as_u64() <= Some(3)), "{page}");
+        assert!(
+            page["cards"][0].as_str().unwrap().parse::<u32>().is_ok(),
+            "{page}"
+        );
+        for chart in ["lengths_text", "longest_text"] {
+            let smallest = page[chart].as_f64().unwrap();
+            assert!(smallest >= 11.0, "{chart}: {smallest} px at {width} px");
+        }
+    }
 }

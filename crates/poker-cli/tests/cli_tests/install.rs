@@ -76,9 +76,15 @@ fn dynamic_section(file: &Path) -> String {
     common::stdout(&output)
 }
 
-fn install(prefix: &Path) {
+fn install(prefix: &Path) -> String {
+    install_with_path(prefix, &std::env::var("PATH").unwrap_or_default())
+}
+
+/// [`install`] with the search path `path` (to put a stand-in first).
+fn install_with_path(prefix: &Path, path: &str) -> String {
     let _ = std::fs::remove_dir_all(prefix);
     let output = Command::new("make")
+        .env("PATH", path)
         .current_dir(common::root())
         .arg("--no-print-directory")
         .arg("install-files")
@@ -93,6 +99,7 @@ fn install(prefix: &Path) {
         common::stdout(&output),
         common::stderr(&output)
     );
+    common::stdout(&output)
 }
 
 const PROGRAM: &str = r#"#include <stdio.h>
@@ -119,7 +126,13 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     require("pkg-config", test);
     require("patchelf", test);
     let prefix = common::scratch("install").join("prefix");
-    install(&prefix);
+    let said = install(&prefix);
+    // A prefix the loader does not search: make says how to link.
+    let hint = format!(
+        "the loader does not search {0}/lib: link programs with -Wl,-rpath,{0}/lib",
+        prefix.display()
+    );
+    assert!(said.contains(&hint), "{said}");
     require("readelf", test);
     let soname = soname();
     let file = format!("libpoker.so.{}", cargo_toml_version());
@@ -167,11 +180,13 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     );
     assert!(!flags.contains("rpath"), "an rpath in Libs: {flags}");
     // Libs.private: rustc's native-static-libs for a glibc target (as
-    // measured: -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc).
+    // measured: -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc), less -lgcc_s,
+    // which has no static archive.
     let static_flags = pkg(&["--static", "--libs"]);
     for lib in ["-lpthread", "-ldl", "-lc"] {
         assert!(static_flags.contains(lib), "{lib} missing: {static_flags}");
     }
+    assert!(!static_flags.contains("-lgcc_s"), "{static_flags}");
 
     let dir = common::scratch("install");
     let src = dir.join("use_pkg_config.c");
@@ -212,19 +227,46 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     assert!(run.status.success(), "{}", common::stderr(&run));
     assert_eq!(common::stdout(&run), expected);
 
-    // Static: libpoker.a and Libs.private, no libpoker.so needed at run time.
-    let exe_static = dir.join("use_pkg_config_static");
-    build(
-        &exe_static,
-        "$(pkg-config --cflags libpoker) $(pkg-config --static --libs libpoker | sed 's/-lpoker/-l:libpoker.a/')",
+    // The README's link lines, as it writes them (after `cc prog.c`, or
+    // `cc -static prog.c`), each run with no LD_LIBRARY_PATH: the rpath
+    // one-liner (the shared library found through the rpath); a fully
+    // static program (no dynamic section at all); libpoker.a alone in a
+    // program that loads glibc.
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let rpath = "$(pkg-config --cflags --libs libpoker) -Wl,-rpath,$(pkg-config --variable=libdir libpoker)";
+    let full = "-static $(pkg-config --static --cflags --libs libpoker)";
+    let archive = "$(pkg-config --cflags libpoker) $(pkg-config --static --libs libpoker | sed 's/-lpoker/-l:libpoker.a/')";
+    for (name, libs) in [("rpath", rpath), ("full", full), ("archive", archive)] {
+        let line = match libs.strip_prefix("-static ") {
+            Some(rest) => format!("cc -static prog.c {rest}"),
+            None => format!("cc prog.c {libs}"),
+        };
+        assert!(readme.contains(&line), "the README lacks {line}");
+        let exe = dir.join(format!("use_pkg_config_{name}"));
+        build(&exe, libs);
+        let dynamic = dynamic_section(&exe);
+        match name {
+            "rpath" => assert!(
+                dynamic.contains(&format!("path: [{}]", lib.display())),
+                "{dynamic}"
+            ),
+            "full" => assert!(!dynamic.contains("Shared library"), "{dynamic}"),
+            _ => assert!(!dynamic.contains("libpoker"), "{dynamic}"),
+        }
+        let run = Command::new(&exe)
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{name}: {}", common::stderr(&run));
+        assert_eq!(common::stdout(&run), expected, "{name}");
+    }
+    // Without -static, --static still links the shared library.
+    let exe = dir.join("use_pkg_config_static_flags_only");
+    build(&exe, "$(pkg-config --static --cflags --libs libpoker)");
+    assert!(
+        dynamic_section(&exe).contains(&format!("Shared library: [{soname}]")),
+        "--static alone linked libpoker.a"
     );
-    assert!(!dynamic_section(&exe_static).contains("libpoker"));
-    let run = Command::new(&exe_static)
-        .env_remove("LD_LIBRARY_PATH")
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{}", common::stderr(&run));
-    assert_eq!(common::stdout(&run), expected);
 
     let poker = Command::new(prefix.join("bin/poker"))
         .arg("--version")
@@ -286,4 +328,39 @@ fn the_installed_python_module_finds_the_installed_library() {
         prefix.join("lib/libpoker.so").canonicalize().unwrap()
     );
     assert_eq!(lines[1], "8"); // 9S TS JS QS KS: a straight flush
+}
+
+// Into a prefix whose lib the loader searches (here a stand-in ldconfig
+// says so, as the real one says it of /usr/local/lib on Debian), make
+// install runs ldconfig, and gives no linking hint.
+#[test]
+fn an_install_into_a_searched_prefix_runs_ldconfig() {
+    let test = "an_install_into_a_searched_prefix_runs_ldconfig";
+    require("make", test);
+    require("patchelf", test);
+    let dir = common::scratch("install").join("ldconfig");
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let prefix = dir.join("prefix");
+    let ran = dir.join("ldconfig-ran");
+    std::fs::write(
+        bin.join("ldconfig"),
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -v ]; then echo '{}/lib: (from the test)'; else echo \"$@\" > '{}'; fi\n",
+            prefix.display(),
+            ran.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("ldconfig"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let said = install_with_path(&prefix, &path);
+    assert!(ran.is_file(), "ldconfig did not run: {said}");
+    assert!(!said.contains("does not search"), "{said}");
 }

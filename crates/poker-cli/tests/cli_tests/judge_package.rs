@@ -250,3 +250,31 @@ fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
         "{log}"
     );
 }
+
+// The glibc the package's README asks of a judge host is the newest
+// `GLIBC_x.y` among the interactor's version references, as binutils'
+// `objdump -p` lists them (not the glibc of the machine that wrote it).
+#[test]
+fn the_package_readme_names_the_glibc_the_interactor_needs() {
+    let poker = std::path::PathBuf::from(env!("CARGO_BIN_EXE_poker"));
+    let dump = Command::new("objdump").arg("-p").arg(&poker).output();
+    let dump = dump.expect("objdump (Debian: binutils) runs");
+    assert!(dump.status.success(), "{}", common::stderr(&dump));
+    let newest = common::stdout(&dump)
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix("GLIBC_"))
+        .filter_map(|v| {
+            let parts: Result<Vec<u32>, _> = v.split('.').map(str::parse).collect();
+            parts.ok().map(|p| (p, v.to_string()))
+        })
+        .max()
+        .expect("a dynamically linked poker needs some glibc version")
+        .1;
+    let dir = common::scratch("judge_package").join("glibc");
+    let _ = std::fs::remove_dir_all(&dir);
+    let written = common::poker().arg("package").arg(&dir).output().unwrap();
+    assert!(written.status.success(), "{}", common::stderr(&written));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let said = format!("Linux with glibc {newest} or newer (the newest glibc symbol version");
+    assert!(readme.contains(&said), "{said:?} not in:\n{readme}");
+}

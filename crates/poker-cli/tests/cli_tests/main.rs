@@ -28,6 +28,7 @@ mod judge_package;
 mod lean_library;
 mod load;
 mod pascal;
+mod paste_safe;
 mod python;
 mod sandbox_attacks;
 mod sandbox_limits_cli;

@@ -461,7 +461,7 @@ fn stop_parent_is_blocked() {
 }
 
 // stop_parent unsandboxed: it finds the evaluator through /proc, but plain
-// mode starts it as pid 1 of a PID namespace of its own, where no pid names
+// mode starts it in a PID namespace of its own, where no pid names
 // the evaluator; expected: "cannot stop pid N", the evaluator never stopped,
 // a full report.
 #[test]

@@ -217,6 +217,40 @@ fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_ev
     ))
     .unwrap();
     let package = library.parent().unwrap().to_path_buf();
+    // `poker eval` alone, in a folder of no checkout, evaluates the example
+    // contestants the wheel ships, not those of the checkout it was built
+    // in (which may have moved).
+    let elsewhere = scratch.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let alone: Value = serde_json::from_str(&check(
+        "poker eval alone",
+        &in_venv(
+            &venv,
+            Command::new("sh").arg("-c").arg(format!(
+                "cd '{}' && poker eval --json --quiet --sandbox off",
+                elsewhere.display()
+            )),
+            &[],
+        ),
+    ))
+    .unwrap();
+    let shipped: Vec<(String, String)> = alone["contestants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let name = c["name"].as_str().unwrap().to_string();
+            (name, c["path"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let names: Vec<&str> = shipped.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["greedy", "rollouts", "roundrobin"], "{alone}");
+    for (_, path) in &shipped {
+        assert!(
+            Path::new(path).starts_with(package.join("c_examples")),
+            "{path} is not the wheel's"
+        );
+    }
     let practice = report["audit"]["compile"][0]["practice"].as_str().unwrap();
     for needle in [
         format!("-I{}", package.join("include").display()),

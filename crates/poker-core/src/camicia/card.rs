@@ -138,12 +138,9 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "player {}: '{}' is not a card (token {}, byte {}); cards are 2..10, T, J, Q, K, A, \
-             or runs of -, J, Q, K, A such as ---K--",
-            self.player,
-            self.token,
-            self.token_index + 1,
-            self.byte_offset
+            "player {}: '{}' is not a card (token {}, byte {}, both counted from 0); cards are \
+             2..10, T, J, Q, K, A, or runs of -, J, Q, K, A such as ---K--",
+            self.player, self.token, self.token_index, self.byte_offset
         )
     }
 }
@@ -243,6 +240,19 @@ mod tests {
                 err.token.as_str()
             ),
             (Player::B, 2, 5, "1")
+        );
+    }
+
+    // "2 X 3": X is the second token (1 from 0) and starts at byte 2 (from
+    // 0); the message counts both as CamiciaError's fields do.
+    #[test]
+    fn a_token_error_counts_token_and_byte_alike() {
+        let err = parse_deck("2 X 3", Player::A).unwrap_err();
+        assert_eq!((err.token_index, err.byte_offset), (1, 2));
+        assert!(
+            err.to_string()
+                .starts_with("player A: 'X' is not a card (token 1, byte 2, both counted from 0);"),
+            "{err}"
         );
     }
 }

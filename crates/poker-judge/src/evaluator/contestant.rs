@@ -59,9 +59,12 @@ pub struct Contestant {
     /// (empty when it needs no building): the same compiler and flags, with
     /// the header and library of this installation.
     pub practice_build: Vec<String>,
-    /// How to run it by hand in practice mode (add `POKER_DECK=...`):
-    /// leading `NAME=value` words are environment settings.
+    /// How to run it by hand in practice mode (with `POKER_DECK` and
+    /// [`Contestant::practice_env`] set).
     pub practice_run: Vec<String>,
+    /// The environment [`Contestant::practice_run`] needs besides
+    /// `POKER_DECK`, as (name, value).
+    pub practice_env: Vec<(String, String)>,
 }
 
 /// The most lines of compiler diagnostics kept for a contestant that does
@@ -138,7 +141,7 @@ impl Toolchain {
     /// with its own source, an output named after it in the current folder,
     /// and the header of this installation; or how to run it.
     fn practice(&self, contestant: &mut Contestant) {
-        let source = contestant.source.display().to_string();
+        let source = as_argument(&contestant.source);
         let output = format!("./{}", contestant.name);
         let scratch = self.work_dir.display().to_string();
         let header = self.installed("include", "poker.h");
@@ -175,12 +178,11 @@ impl Toolchain {
             contestant.practice_build = build;
             contestant.practice_run = vec![output];
         } else if source.ends_with(".py") {
-            contestant.practice_run = vec![
-                format!("LIBPOKER={}", self.libpoker().display()),
-                format!("PYTHONPATH={module}"),
-                "python3".into(),
-                source,
+            contestant.practice_env = vec![
+                ("LIBPOKER".into(), self.libpoker().display().to_string()),
+                ("PYTHONPATH".into(), module),
             ];
+            contestant.practice_run = vec!["python3".into(), source];
         } else {
             contestant.practice_run = vec![source];
         }
@@ -240,6 +242,7 @@ impl Toolchain {
             compile_command: Vec::new(),
             practice_build: Vec::new(),
             practice_run: Vec::new(),
+            practice_env: Vec::new(),
         };
         contestant.program = match path.extension().and_then(|e| e.to_str()) {
             _ if !path.exists() => Err(NotRun::Missing(path.to_path_buf())),
@@ -603,6 +606,18 @@ const CPP: Language = Language {
     package: "g++",
     flags: &["-std=c++17"],
 };
+
+/// `path` as a command or argument that names that file: `./` before a
+/// relative path that would otherwise be looked up on `PATH` (no `/`) or
+/// read as an option (a leading `-`).
+fn as_argument(path: &Path) -> String {
+    let shown = path.display().to_string();
+    if path.is_relative() && (!shown.contains('/') || shown.starts_with('-')) {
+        format!("./{shown}")
+    } else {
+        shown
+    }
+}
 
 /// `command` as an absolute path without links: itself when it names a
 /// file, else the first match on `PATH`.

@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus};
+use std::time::Duration;
 
 /// The `--sandbox` choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,9 +207,25 @@ impl Launch {
         }
     }
 
-    /// How the run ended, from the spawned process's `status` and what it
-    /// wrote to stderr (where bubblewrap's own errors go).
-    pub fn outcome(&self, status: ExitStatus, stderr: &[u8]) -> Outcome {
+    /// What a run that was killed before it ended used: its cgroup's
+    /// figures in the sandbox; unconfined, `cpu`, the CPU time of the
+    /// spawned process and what it reaped (the program, which its init
+    /// reaps when asked to end the run; not the program's own children left
+    /// running then, which the kernel reaps uncounted).
+    pub fn usage_when_killed(&self, cpu: Option<Duration>) -> Usage {
+        match &self.jail {
+            Some(jail) => jail.usage(),
+            None => Usage {
+                cpu_time: cpu,
+                ..Usage::default()
+            },
+        }
+    }
+
+    /// How the run ended, from the spawned process's `status`, the CPU
+    /// time it and what it reaped used (`cpu`: the program's, unconfined)
+    /// and what it wrote to stderr (where bubblewrap's own errors go).
+    pub fn outcome(&self, status: ExitStatus, cpu: Duration, stderr: &[u8]) -> Outcome {
         match &self.jail {
             Some(jail) => jail.outcome(status, stderr),
             None => Outcome {
@@ -217,7 +234,12 @@ impl Launch {
                     (None, Some(signal)) => Ending::Signaled(signal),
                     _ => Ending::FailedToStart(format!("ended with {status}")),
                 },
-                usage: Usage::default(),
+                // No peak memory: the relay's and init's would count, as
+                // copies of the evaluator's.
+                usage: Usage {
+                    cpu_time: Some(cpu),
+                    ..Usage::default()
+                },
             },
         }
     }

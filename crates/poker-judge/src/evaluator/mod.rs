@@ -26,6 +26,8 @@ mod private_root;
 pub mod process;
 pub mod report;
 pub mod results;
+pub mod shell;
+pub mod text;
 pub mod verdict;
 
 pub use config::RunConfig;
@@ -130,8 +132,8 @@ pub(crate) fn play_launched(
         Ending::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
-    let (outcome, _stdout, stderr) = running.finish(grace);
-    conclude(
+    let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
+    let mut result = conclude(
         &game,
         ending,
         outcome.as_ref(),
@@ -139,7 +141,14 @@ pub(crate) fn play_launched(
         seconds,
         number,
         config,
-    )
+    );
+    // A game killed at its time limit has no outcome, but what it used
+    // until then was measured.
+    if outcome.is_none() {
+        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+        result.peak_memory = usage.peak_memory;
+    }
+    result
 }
 
 /// The result of a game that ended with `ending` on the channel and

@@ -1,7 +1,7 @@
-//! Unconfined programs (`--sandbox off`) as pid 1 of a PID namespace of
-//! their own, so the kernel kills everything they started when they end,
-//! even once the evaluator is gone (SIGKILLed: nobody is left to kill a
-//! tree by pids).
+//! Unconfined programs (`--sandbox off`) in a PID namespace of their own,
+//! so the kernel kills everything they started when they end, even once
+//! the evaluator is gone (SIGKILLed: nobody is left to kill a tree by
+//! pids).
 //!
 //! Between fork and exec of the program's command, the child (still in
 //! the evaluator's namespaces) takes the parent-death signal, unshares a
@@ -10,18 +10,30 @@
 //! the evaluator is not dumpable and so cannot write its own
 //! `/proc/self/uid_map`: the program sees itself as the overflow uid 65534
 //! but the kernel still checks its files as the organiser's),
-//! renames itself `poker-pidns` and forks: its child, pid 1 of the new
-//! namespace, goes on to exec the program with the parent-death signal
-//! too; it waits and ends exactly as the program did (its exit code, or
-//! the same signal), so the evaluator reads the program's status. The
-//! chain: the evaluator dies → the kernel kills this process → it kills
-//! pid 1 → the kernel kills the whole namespace.
+//! renames itself `poker-pidns` (the relay) and forks pid 1 of the new
+//! namespace, a minimal init (`poker-init`), which forks the program's
+//! process (pid 2) and goes on to exec the program there, both with the
+//! parent-death signal. The program is not the namespace's init because
+//! the kernel drops signals an init has no handler for, SIGXCPU included:
+//! as pid 1, a program would meet its CPU-time limit only at the hard
+//! limit, a second late. The init reaps every process of the namespace;
+//! when the program's process ends, it hands the program's raw wait status
+//! to the relay through a pipe and exits, which ends the namespace. The
+//! relay then ends exactly as the program did (its exit code, or the same
+//! signal), so the evaluator reads the program's status. The chain: the
+//! evaluator dies → the kernel kills the relay → it kills the init → the
+//! kernel kills the whole namespace.
 //!
 //! While the evaluator lives, it ends a run's whole tree by asking the
-//! relay (SIGTERM) to SIGKILL pid 1: the kernel then kills every process
-//! of the namespace, and the relay ends only once they are all gone, so
-//! the tree is dead when the evaluator has reaped the relay. No pid read
-//! from /proc is ever signalled.
+//! relay (SIGTERM), which asks the init (SIGTERM): the init SIGKILLs every
+//! other process of the namespace, reaps the program (so the program's CPU
+//! time reaches the evaluator's count through the relay) and exits; the
+//! kernel then kills whatever is left, and the relay ends only once they
+//! are all gone, so the tree is dead when the evaluator has reaped the
+//! relay. No pid read from /proc is ever signalled. Inside the namespace
+//! the init takes only SIGTERM (the one signal it handles), which ends the
+//! sender's own game and nothing else; SIGKILL from the relay, or the
+//! relay's death, still ends it.
 //!
 //! Where the kernel refuses the namespaces (user namespaces turned off,
 //! a container without the right), the program is not run: the launch
@@ -32,6 +44,8 @@
 use std::io;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicI32, Ordering};
+
+use std::os::fd::{AsRawFd, OwnedFd};
 
 use rustix::process::{Signal, WaitOptions};
 use rustix::thread::UnshareFlags;
@@ -125,76 +139,188 @@ impl PidNamespace {
         // Not `poker`: a program looking for the evaluator by name finds it,
         // not this.
         rustix::thread::set_name(c"poker-pidns")?;
-        // SAFETY: the child only returns to the caller's pre_exec, which
-        // goes on to exec; the parent makes async-signal-safe system calls
-        // and exits without returning.
+        // The init's report of the program's status (close-on-exec: the
+        // program never holds it).
+        let (status_read, status_write) =
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        // The init's SIGTERM handler, in place before the init exists and
+        // blocked until its program runs (see `init`): no SIGTERM is lost.
+        // SAFETY: sets a handler that only calls kill, and the mask.
+        unsafe {
+            on_signal(libc::SIGTERM, end_namespace);
+            sigterm_mask(libc::SIG_BLOCK);
+        }
+        // SAFETY: the child only returns to the caller's pre_exec (through
+        // `init`), which goes on to exec; the parent makes async-signal-safe
+        // system calls and exits without returning.
         let pid = unsafe { libc::fork() };
         if pid < 0 {
             return Err(io::Error::last_os_error());
         }
         if pid == 0 {
             rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            return Ok(());
+            drop(status_read);
+            return init(status_write);
         }
-        relay(pid)
+        drop(status_write);
+        relay(pid, status_read)
     }
 }
 
-/// Pid 1 of the namespace, for the relay's SIGTERM handler.
+/// Pid 1 of the namespace: forks the program's process (where it returns,
+/// to go on to exec the program), then reaps every process of the
+/// namespace until the program's ends, and reports its raw wait status on
+/// `report` and exits (which ends the namespace).
+fn init(report: OwnedFd) -> io::Result<()> {
+    rustix::thread::set_name(c"poker-init")?;
+    // SAFETY: as in `enter`.
+    let program = unsafe { libc::fork() };
+    if program < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if program == 0 {
+        rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+        // The program starts with the default SIGTERM, unblocked.
+        // SAFETY: async-signal-safe disposition and mask changes.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            sigterm_mask(libc::SIG_UNBLOCK);
+        }
+        drop(report);
+        return Ok(());
+    }
+    // A SIGTERM that came early is handled now, the program running.
+    // SAFETY: as above.
+    unsafe { sigterm_mask(libc::SIG_UNBLOCK) };
+    // As the relay's: no descriptor but the report, so that nothing waits
+    // on this process.
+    close_all_but(report.as_raw_fd());
+    loop {
+        match rustix::process::wait(WaitOptions::empty()) {
+            Ok(Some((pid, status))) if pid.as_raw_nonzero().get() == program => {
+                let raw = status.as_raw().to_ne_bytes();
+                let _ = rustix::io::write(&report, &raw);
+                exit(0);
+            }
+            // An orphan of the program's, reaped.
+            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => exit(127),
+        }
+    }
+}
+
+/// Closes every descriptor but `kept`.
+fn close_all_but(kept: i32) {
+    let kept = kept as u32;
+    // SAFETY: close_range takes two descriptor numbers and flags (rustix
+    // has no close_range).
+    unsafe {
+        if kept > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, kept - 1, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, kept + 1, u32::MAX, 0u32);
+    }
+}
+
+/// Sets `handler` for `signal`, without SA_RESTART.
+///
+/// # Safety
+/// `handler` must be async-signal-safe.
+unsafe fn on_signal(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) {
+    // SAFETY: sigaction is async-signal-safe; the caller vouches for the
+    // handler.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = handler as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(signal, &action, std::ptr::null_mut());
+    }
+}
+
+/// Blocks or unblocks (`how`) SIGTERM for this thread.
+///
+/// # Safety
+/// Async-signal-safe; only the signal mask changes.
+unsafe fn sigterm_mask(how: libc::c_int) {
+    // SAFETY: sigprocmask on a set made here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigprocmask(how, &set, std::ptr::null_mut());
+    }
+}
+
+/// The init's SIGTERM handler (the relay's request): SIGKILL to every
+/// process of the namespace but the init, which then reaps the program
+/// (so its CPU time is counted) and ends as usual. From inside, the kernel
+/// lets a program send it too: that only ends its own game.
+extern "C" fn end_namespace(_: libc::c_int) {
+    // SAFETY: kill is async-signal-safe; from a namespace's init, -1 names
+    // every other process of the namespace.
+    unsafe { libc::kill(-1, libc::SIGKILL) };
+}
+
+/// The namespace's init, for the relay's SIGTERM handler.
 static PID_ONE: AtomicI32 = AtomicI32::new(0);
 
-/// The relay's SIGTERM handler: SIGKILL to pid 1 (its own unreaped child,
-/// so the pid is still pid 1's), which kills the whole namespace.
+/// The relay's SIGTERM handler: SIGTERM to the init (its own unreaped
+/// child, so the pid is still the init's), which kills every other process
+/// of the namespace ([`end_namespace`]), reaps the program and exits,
+/// which ends the namespace.
 extern "C" fn kill_pid_one(_: libc::c_int) {
     let pid = PID_ONE.load(Ordering::Relaxed);
     if pid > 0 {
         // kill is async-signal-safe; a failure has nowhere to go.
         if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-            let _ = rustix::process::kill_process(pid, Signal::KILL);
+            let _ = rustix::process::kill_process(pid, Signal::TERM);
         }
     }
 }
 
-/// Waits for pid 1 and ends as it did; on SIGTERM, kills pid 1 first (see
-/// the module's documentation). Never returns.
-fn relay(pid: i32) -> ! {
+/// Waits for the init (`pid`), reads the program's wait status from
+/// `report` and ends as the program did (as the init did, when killed
+/// before it could report); on SIGTERM, kills the init first (see the
+/// module's documentation). Never returns.
+fn relay(pid: i32, report: OwnedFd) -> ! {
     PID_ONE.store(pid, Ordering::Relaxed);
     // Set before the descriptors are closed below: the evaluator's spawn
     // returns only once they are, so a SIGTERM from it always finds the
     // handler.
-    // SAFETY: sigaction and sigprocmask are async-signal-safe; the handler
-    // only loads an atomic and calls kill.
+    // SAFETY: the handler only loads an atomic and calls kill.
     unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = kill_pid_one as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGTERM);
-        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        on_signal(libc::SIGTERM, kill_pid_one);
+        sigterm_mask(libc::SIG_UNBLOCK);
     }
     // The program's output pipes and the spawn's error pipe must not wait
-    // for this process: it needs no descriptor.
-    // SAFETY: close_range takes two descriptor numbers and flags (rustix
-    // has no close_range).
-    unsafe { libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) };
+    // for this process: it keeps only the init's report.
+    close_all_but(report.as_raw_fd());
     let child = rustix::process::Pid::from_raw(pid);
-    let status = loop {
+    let init_status = loop {
         match rustix::process::waitpid(child, WaitOptions::empty()) {
-            Ok(Some((_, status))) => break status,
+            Ok(Some((_, status))) => break status.as_raw(),
             Err(rustix::io::Errno::INTR) => continue,
             _ => exit(127),
         }
     };
-    if let Some(code) = status.exit_status() {
-        exit(code);
+    // The init has exited: the pipe holds its whole report or nothing.
+    let mut raw = [0u8; 4];
+    let status = loop {
+        match rustix::io::read(&report, &mut raw) {
+            Ok(4) => break i32::from_ne_bytes(raw),
+            Err(rustix::io::Errno::INTR) => continue,
+            _ => break init_status,
+        }
+    };
+    if libc::WIFEXITED(status) {
+        exit(libc::WEXITSTATUS(status));
     }
-    if let Some(signal) = status.terminating_signal() {
+    if libc::WIFSIGNALED(status) {
+        let signal = libc::WTERMSIG(status);
         // SAFETY: resetting a disposition is async-signal-safe (rustix has
         // no signal()); `signal` is the kernel's, so a valid number.
-        // Signalling oneself then ends the relay as pid 1 ended (no core
-        // file: RLIMIT_CORE is 0).
+        // Signalling oneself then ends the relay as the program ended (no
+        // core file: RLIMIT_CORE is 0).
         unsafe {
             libc::signal(signal, libc::SIG_DFL);
             let _ = rustix::process::kill_process(

@@ -240,12 +240,22 @@ impl Running {
     /// kills the run's whole tree and collects its output. Returns how the
     /// program ended (`None`: still running when it was killed) with what it
     /// used, and its (capped) stdout and stderr.
-    pub fn finish(mut self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
+    pub fn finish(self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
+        let (outcome, _, stdout, stderr) = self.finish_measured(grace);
+        (outcome, stdout, stderr)
+    }
+
+    /// [`Running::finish`], also giving what the run used when it was
+    /// killed before it ended (as the outcome's usage when it ended).
+    pub fn finish_measured(
+        self,
+        grace: Duration,
+    ) -> (Option<Outcome>, crate::sandbox::Usage, Vec<u8>, Vec<u8>) {
         // Waits on the pidfd (an event), not in sleep steps.
         if !grace.is_zero() {
             self.wait_until(Instant::now() + grace);
         }
-        let status: Option<ExitStatus> = self.child.try_wait().ok().flatten();
+        let status = reap(self.pid(), false);
         self.launch.kill();
         if status.is_none() {
             // The spawned process is not reaped yet: its pid is still its.
@@ -256,24 +266,57 @@ impl Running {
                     true => {
                         let _ = rustix::process::kill_process_group(pid, Signal::KILL);
                     }
-                    // The relay kills its namespace's pid 1 and ends once
-                    // the namespace is empty (see `pid_namespace`).
+                    // The relay has its namespace's init end it and ends
+                    // once the namespace is empty (see `pid_namespace`).
                     false => {
                         let _ = rustix::process::kill_process(pid, Signal::TERM);
                     }
                 }
             }
         }
-        if status.is_none() {
-            let _ = self.child.wait();
-        }
+        let killed_cpu = match status {
+            None => reap(self.pid(), true).map(|(_, cpu)| cpu),
+            Some(_) => None,
+        };
         let mut outputs = self
             .drains
             .iter()
             .map(|rx| rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default());
         let stdout = outputs.next().unwrap_or_default();
         let stderr = outputs.next().unwrap_or_default();
-        let outcome = status.map(|s| self.launch.outcome(s, &stderr));
-        (outcome, stdout, stderr)
+        let outcome = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
+        let usage = match &outcome {
+            Some(outcome) => outcome.usage.clone(),
+            None => self.launch.usage_when_killed(killed_cpu),
+        };
+        (outcome, usage, stdout, stderr)
     }
+}
+
+/// Reaps the spawned process `pid` if it has ended (`block`: once it has):
+/// how it ended, and the CPU time of it and of every process it reaped, so,
+/// unconfined, the program's through its init (see `pid_namespace`).
+fn reap(pid: i32, block: bool) -> Option<(ExitStatus, Duration)> {
+    use std::os::unix::process::ExitStatusExt;
+    let options = if block { 0 } else { libc::WNOHANG };
+    let mut status = 0;
+    // SAFETY: wait4 writes an int and a rusage we own (rustix's wait has no
+    // resource usage).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: as above; `pid` is this process's unreaped child.
+        let reaped = unsafe { libc::wait4(pid, &mut status, options, &mut usage) };
+        match reaped {
+            n if n == pid => break,
+            -1 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Some((
+        ExitStatus::from_raw(status),
+        time(usage.ru_utime) + time(usage.ru_stime),
+    ))
 }

@@ -2,10 +2,14 @@
 //! or (through its `Serialize` form) as JSON for tools.
 //!
 //! Everything a contestant controls (its file name, the reasons quoting its
-//! messages, its stderr) is shown with control characters escaped, so a
-//! contestant cannot write escape codes or fake lines onto the organiser's
-//! terminal.
+//! messages, its stderr) is shown with control and format characters
+//! escaped ([`escape`]), so a contestant cannot write escape codes, fake
+//! lines or reordered text onto the organiser's terminal. Commands are
+//! shell lines from [`super::shell`], shown as they are: quoting them made
+//! them one line of visible characters already.
 
+use super::shell::command_line;
+pub use super::text::escape;
 use super::{Contestant, ContestantResult, GameResult, RunConfig, Status};
 use crate::sandbox::LimitReport;
 use poker_core::contest::ContestDeck;
@@ -67,7 +71,7 @@ pub struct CompileRecord {
     /// The command as the evaluator ran it (in its private build folder).
     pub command: Vec<String>,
     /// The same compiler and flags on the contestant's own source, as a
-    /// shell line.
+    /// line for bash ([`super::shell`]).
     pub practice: String,
 }
 
@@ -78,8 +82,8 @@ pub struct Replay {
     pub contestant: String,
     /// The deck's number, 1-based.
     pub deck: usize,
-    /// Shell lines: build the program (when it needs building), then run it
-    /// on the deck with `POKER_DECK`.
+    /// Lines for bash ([`super::shell`]): build the program (when it needs
+    /// building), then run it on the deck with `POKER_DECK`.
     pub commands: Vec<String>,
 }
 
@@ -91,36 +95,6 @@ pub struct Replay {
 /// (`grep -v '^#' decks.txt | sha256sum`).
 pub fn canonical_decks(decks: &[ContestDeck]) -> String {
     decks.iter().map(|deck| format!("{deck}\n")).collect()
-}
-
-/// `word` quoted for a POSIX shell when it needs it (`'...'`); a leading
-/// `NAME=` of an environment setting stays outside the quotes.
-pub(crate) fn shell_word(word: &str) -> String {
-    let plain = |w: &str| {
-        !w.is_empty()
-            && w.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+%@".contains(c))
-    };
-    if plain(word) {
-        return word.to_string();
-    }
-    let (name, value) = match word.split_once('=') {
-        Some((name, value))
-            if !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_') =>
-        {
-            (format!("{name}="), value)
-        }
-        _ => (String::new(), word),
-    };
-    format!("{name}'{}'", value.replace('\'', "'\\''"))
-}
-
-fn shell_line(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| shell_word(w))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl Audit {
@@ -138,7 +112,7 @@ impl Audit {
             .map(|c| CompileRecord {
                 contestant: c.name.clone(),
                 command: c.compile_command.clone(),
-                practice: shell_line(&c.practice_build),
+                practice: command_line(&[], &c.practice_build),
             })
             .collect();
         let mut replay = Vec::new();
@@ -146,11 +120,11 @@ impl Audit {
             for (i, deck) in decks.iter().enumerate() {
                 let mut commands = Vec::new();
                 if !c.practice_build.is_empty() {
-                    commands.push(shell_line(&c.practice_build));
+                    commands.push(command_line(&[], &c.practice_build));
                 }
-                let mut run = vec![format!("POKER_DECK={deck}")];
-                run.extend(c.practice_run.iter().cloned());
-                commands.push(shell_line(&run));
+                let mut settings = vec![("POKER_DECK".to_string(), deck.to_string())];
+                settings.extend(c.practice_env.iter().cloned());
+                commands.push(command_line(&settings, &c.practice_run));
                 replay.push(Replay {
                     contestant: c.name.clone(),
                     deck: i + 1,
@@ -192,7 +166,7 @@ impl Audit {
                 out,
                 "  {} compile command: {}",
                 escape(&record.contestant),
-                escape(&record.practice)
+                record.practice
             );
         }
         let mut shown = std::collections::HashSet::new();
@@ -203,27 +177,12 @@ impl Audit {
                     "  {} replays deck {}: {}",
                     escape(&replay.contestant),
                     replay.deck,
-                    escape(replay.commands.last().map_or("", String::as_str))
+                    replay.commands.last().map_or("", String::as_str)
                 );
             }
         }
         let _ = writeln!(out, "  (--json and --html give the replay of every game)");
     }
-}
-
-/// `text` with every control character (newline, escape, ...) and every
-/// backslash written as a Rust-style escape (`\n`, `\u{1b}`, `\\`): safe to
-/// print on a terminal, still readable.
-pub fn escape(text: &str) -> String {
-    let mut shown = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() || c == '\\' {
-            shown.extend(c.escape_default());
-        } else {
-            shown.push(c);
-        }
-    }
-    shown
 }
 
 impl Report {
@@ -434,12 +393,6 @@ fn ranking(out: &mut String, results: &[ContestantResult]) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn control_characters_are_escaped() {
-        assert_eq!(escape("a\nb\u{1b}[2J\\"), "a\\nb\\u{1b}[2J\\\\");
-        assert_eq!(escape("plain é"), "plain é");
-    }
-
     fn failed(deck: usize, reason: &str, stderr: &str) -> GameResult {
         GameResult {
             status: Status::Violation,
@@ -502,14 +455,5 @@ mod tests {
         assert_eq!(deck_list(&[3]), "3");
         assert_eq!(deck_list(&[1, 2]), "1, 2");
         assert_eq!(deck_list(&[1, 2, 3, 5, 7, 8, 9, 10]), "1-3, 5, 7-10");
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(shell_word("./greedy"), "./greedy");
-        assert_eq!(shell_word("POKER_DECK=9S TS"), "POKER_DECK='9S TS'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word("$(rm -rf /)"), "'$(rm -rf /)'");
-        assert_eq!(shell_word(""), "''");
     }
 }

@@ -395,15 +395,23 @@ impl Jail {
                 Ending::FailedToStart(message)
             }
         };
-        let usage = match &self.cgroup {
+        Outcome {
+            ending,
+            usage: self.usage(),
+        }
+    }
+
+    /// What the game used so far, by its cgroup (nothing known without
+    /// one); also after it was killed, while the jail lives.
+    pub fn usage(&self) -> Usage {
+        match &self.cgroup {
             Some(cg) => Usage {
                 cpu_time: cg.cpu_time(),
                 peak_memory: cg.peak_memory(),
                 oom_killed: cg.oom_killed(),
             },
             None => Usage::default(),
-        };
-        Outcome { ending, usage }
+        }
     }
 
     /// How this jail enforces limits: its cgroup's controllers (or why it
