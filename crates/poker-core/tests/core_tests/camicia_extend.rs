@@ -199,3 +199,49 @@ fn every_predecessor_of_a_thousand_random_states_replays_to_it() {
         "{total} predecessors, {finals} final states"
     );
 }
+
+#[test]
+fn a_search_extending_long_games_finds_the_same_games_and_longer_deals() {
+    use poker_core::camicia::search::{Extending, Search, Work};
+    let search = |extend| Search {
+        work: Work::Random {
+            seed: 3,
+            count: 100_000,
+        },
+        top: 20,
+        threads: std::num::NonZeroUsize::new(2).unwrap(),
+        extend,
+    };
+    let extending = Extending {
+        from: 800,
+        depth: Depth::FirstTricks(10),
+    };
+    let plain = search(None).run(Simulator::new, |_| {}, |_| {}).unwrap();
+    let mut extended = search(Some(extending))
+        .run(Simulator::new, |_| {}, |_| {})
+        .unwrap();
+    let work = std::mem::take(&mut extended.extension);
+    // Every deal's own game is reported as without extension.
+    assert_eq!(extended, plain);
+    let finished = plain.deals - plain.loops.len() as u64;
+    assert_eq!(work.lengths.iter().sum::<u64>(), finished);
+    let long: u64 = plain.lengths[80..].iter().sum();
+    assert_eq!(work.games, long);
+    assert!(!work.extended.is_empty() && work.extended.len() <= 20);
+    let mut sim = Simulator::new();
+    let mut seen = std::collections::HashSet::new();
+    for e in &work.extended {
+        assert!(seen.insert(e.game.index), "a deal listed twice");
+        assert_eq!(
+            sim.run_unchecked(e.game.deal.a(), e.game.deal.b()),
+            e.game.outcome
+        );
+        let from = poker_core::camicia::Deal::unrank(e.from).unwrap();
+        let own = sim.run_unchecked(from.a(), from.b());
+        assert!(own.cards >= 800);
+        assert_eq!(own.cards + e.added, e.game.outcome.cards);
+    }
+    // The histogram after extension is the one before, moved up.
+    let above = |h: &[u64], x: usize| h.iter().skip(x).sum::<u64>();
+    assert!(above(&work.lengths, 150) > above(&plain.lengths, 150));
+}
