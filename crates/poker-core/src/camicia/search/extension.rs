@@ -5,7 +5,7 @@
 use super::{Game, LENGTH_BIN};
 use crate::camicia::extend::{Depth, extend_deal};
 use crate::camicia::{Deal, Outcome};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which games a search extends, and how deep it searches their
 /// predecessor trees.
@@ -44,8 +44,9 @@ pub struct Extended {
     pub joins_trick: u64,
 }
 
-/// Wall time spent extending, kept beside a report but never part of its
-/// result: reports compare equal whatever it was.
+/// CPU time spent extending (the worker threads' clocks), kept beside a
+/// report but never part of its result: reports compare equal whatever it
+/// was.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Spent(pub Duration);
 
@@ -70,10 +71,14 @@ pub struct ExtensionWork {
     /// length of the longest deal of its basin (its own length if it was
     /// not extended), in bins of [`LENGTH_BIN`] cards.
     pub lengths: Vec<u64>,
+    /// Cards gained by the games that extended (the longest deal of the
+    /// basin longer than the game), in bins of [`LENGTH_BIN`] cards; the
+    /// other games of the `games` gained nothing.
+    pub gains: Vec<u64>,
     /// The longest distinct extended deals, longest first (then smallest
     /// index), at most the report's `top`.
     pub extended: Vec<Extended>,
-    /// Time spent extending (not part of the result).
+    /// CPU time spent extending (not part of the result).
     pub spent: Spent,
 }
 
@@ -107,7 +112,7 @@ impl ExtensionWork {
             count(&mut self.lengths, outcome.cards, 1);
             return;
         }
-        let started = Instant::now();
+        let started = thread_cpu_time();
         // A finished game: extension cannot meet a loop.
         let Ok(found) = extend_deal(deal, setting.depth) else {
             count(&mut self.lengths, outcome.cards, 1);
@@ -117,6 +122,7 @@ impl ExtensionWork {
         self.nodes += found.nodes;
         count(&mut self.lengths, found.outcome.cards, 1);
         if found.extends() {
+            count(&mut self.gains, found.added, 1);
             self.insert(
                 Extended {
                     game: Game {
@@ -131,7 +137,7 @@ impl ExtensionWork {
                 top,
             );
         }
-        self.spent.0 += started.elapsed();
+        self.spent.0 += thread_cpu_time().saturating_sub(started);
     }
 
     /// Keeps `found` among the `top` longest distinct deals; a deal found
@@ -166,9 +172,20 @@ impl ExtensionWork {
                 count(&mut self.lengths, bin as u64 * LENGTH_BIN, n);
             }
         }
+        for (bin, &n) in other.gains.iter().enumerate() {
+            if n > 0 {
+                count(&mut self.gains, bin as u64 * LENGTH_BIN, n);
+            }
+        }
         for found in other.extended {
             self.insert(found, top);
         }
         self.spent.0 += other.spent.0;
     }
+}
+
+/// This thread's CPU time so far.
+fn thread_cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
