@@ -220,6 +220,15 @@ fn a_search_extending_long_games_finds_the_same_games_and_longer_deals() {
     let mut extended = search(Some(extending))
         .run(Simulator::new, |_| {}, |_| {})
         .unwrap();
+    // The same on any number of threads: blocks merge in any order.
+    let one_thread = Search {
+        threads: std::num::NonZeroUsize::MIN,
+        ..search(Some(extending))
+    };
+    assert_eq!(
+        one_thread.run(Simulator::new, |_| {}, |_| {}).unwrap(),
+        extended
+    );
     let work = std::mem::take(&mut extended.extension);
     // Every deal's own game is reported as without extension.
     assert_eq!(extended, plain);
