@@ -118,17 +118,27 @@ impl Report {
     pub fn add(&mut self, key: u128, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
         self.deals += 1;
         self.checksum = self.checksum.wrapping_add(outcome_hash(key, &outcome));
-        let mut index = Lazy(Some(index), None);
         if outcome.status == Status::Loop {
             self.loops.push(Game {
-                index: index.get(),
+                index: index(),
                 deal: *deal,
                 outcome,
             });
             return;
         }
         extension::count(&mut self.lengths, outcome.cards, 1);
+        if self.extension.extending.is_none() {
+            // The uniform search's path: nothing more per deal.
+            return self.keep(deal, outcome, index);
+        }
+        let mut index = Lazy(Some(index), None);
         self.extension.add(deal, outcome, || index.get(), self.top);
+        self.keep(deal, outcome, || index.get());
+    }
+
+    /// Keeps a finished game if it ranks among the best.
+    #[inline(always)]
+    fn keep(&mut self, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
         if self.top == 0 {
             return;
         }
@@ -139,7 +149,7 @@ impl Report {
             }
         }
         self.insert(Game {
-            index: index.get(),
+            index: index(),
             deal: *deal,
             outcome,
         });

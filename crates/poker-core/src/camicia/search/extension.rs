@@ -87,6 +87,7 @@ fn better(x: &Extended, y: &Extended) -> bool {
         > (y.game.outcome.cards, std::cmp::Reverse(y.game.index))
 }
 
+#[inline(always)]
 pub(super) fn count(lengths: &mut Vec<u64>, cards: u64, n: u64) {
     let bin = (cards / LENGTH_BIN) as usize;
     if bin >= lengths.len() {
