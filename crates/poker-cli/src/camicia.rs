@@ -2,12 +2,15 @@
 //! many deals for long ones, and convert between deals and their indices.
 
 mod checkpoint;
+mod extend;
 pub(crate) mod merge;
+mod odds;
+mod proof;
 mod status;
 mod unit;
 
 use anyhow::{Context, bail};
-use poker_core::camicia::search::{Game, Partial, Search, Shard, Work};
+use poker_core::camicia::search::{Extended, Extending, Game, Partial, Search, Shard, Work};
 use poker_core::camicia::{
     self, Card, DEAL_COUNT, Deal, Player, VectorSimulator, notation, parse_deck, penalties,
     reference,
@@ -28,6 +31,8 @@ Examples:
   poker camicia '2 A 7 8 Q 10' '3 4 5 6 K 9 J'
   poker camicia --trace 'J 2 3' '4 J 5'
   poker camicia search --count 10000000 --top 5
+  poker camicia search --count 100000000 --seed 7 --output random-7.json
+  poker camicia extend K-KK----K-A-----JAA--Q--J- ---Q---Q-J-----J------AQ--
   poker camicia search --range 447247122283566119000..447247122283566120000 --json
   poker camicia search --range 0..100000000 --shard 3/10 --output unit-3.json --checkpoint unit-3.checkpoint
   poker camicia merge unit-*.json --range 0..100000000 --html hunt.html
@@ -61,6 +66,10 @@ enum Command {
     /// Combine work units' result files after checking them: every index of
     /// the range covered once, every best game and loop re-simulated.
     Merge(merge::Args),
+    /// Print the longest deal of a 52-card deal's basin (backward
+    /// extension): the deal, its game, the cards it adds and where its game
+    /// joins the deal's. Checked by playing it forward with both simulators.
+    Extend(extend::Args),
     /// Show a distributed search's progress from a folder of result files
     /// and checkpoints: done, rate, time left, best game so far.
     Status(status::Args),
@@ -122,15 +131,16 @@ struct SearchArgs {
     #[arg(long, value_name = "I/N", requires = "range")]
     shard: Option<Shard>,
     /// Write the unit's result file (JSON) to FILE when it is done: the
-    /// indices covered, counts, length histogram, checksum, best games and
-    /// loops with their cycles. If FILE already holds this unit's result,
-    /// nothing is simulated again.
-    #[arg(long, value_name = "FILE", requires = "range")]
+    /// indices covered (or the seed and count of random deals), counts,
+    /// length histograms before and after extension, checksum, best games,
+    /// extended deals and loops with their cycles. If FILE already holds
+    /// this unit's result, nothing is simulated again.
+    #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Save progress to FILE (atomically) and resume from it when started
     /// again with the same arguments; SIGTERM or SIGINT saves it and stops
     /// (exit status 143 or 130). Removed when the unit is done.
-    #[arg(long, value_name = "FILE", requires = "range")]
+    #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Save the checkpoint at least this often (seconds; 0: after every
     /// batch of blocks).
@@ -141,6 +151,34 @@ struct SearchArgs {
         requires = "checkpoint"
     )]
     checkpoint_every: f64,
+    /// Extend every finished game of at least N cards backwards to the
+    /// longest deal of its basin (the predecessor trees of its first 10
+    /// tricks), listing the distinct longer deals found; `off` for a
+    /// uniform search. Each deal's own game is reported either way.
+    #[arg(long, value_name = "N|off", default_value = "2000", value_parser = parse_extend_from)]
+    extend_from: ExtendFrom,
+}
+
+/// `--extend-from`: a length in cards, or off.
+#[derive(Clone, Copy, Debug)]
+struct ExtendFrom(Option<u64>);
+
+fn parse_extend_from(text: &str) -> Result<ExtendFrom, String> {
+    if text == "off" {
+        return Ok(ExtendFrom(None));
+    }
+    text.parse()
+        .map(|n| ExtendFrom(Some(n)))
+        .map_err(|_| format!("`{text}` is not a number of cards or `off`"))
+}
+
+impl ExtendFrom {
+    fn extending(self) -> Option<Extending> {
+        self.0.map(|from| Extending {
+            from,
+            ..Extending::DEFAULT
+        })
+    }
 }
 
 #[derive(clap::Args)]
@@ -170,6 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Merge(m)) => merge::run(m),
+        Some(Command::Extend(e)) => extend::run(e),
         Some(Command::Status(s)) => status::run(s),
         Some(Command::Deal(d)) => {
             let Some(deal) = Deal::unrank(d.index) else {
@@ -325,9 +364,9 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let unit = match work {
-        Work::Range { start, end } if args.output.is_some() || args.checkpoint.is_some() => {
-            Some(unit_of(&args, start, end)?)
-        }
+        _ if args.output.is_none() && args.checkpoint.is_none() => None,
+        Work::Range { start, end } => Some(unit_of(&args, start, end, None)?),
+        Work::Random { seed, count } => Some(unit_of(&args, 0, u128::from(count), Some(seed))?),
         _ => None,
     };
     let threads = match args.jobs {
@@ -358,6 +397,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         work,
         top: args.top,
         threads,
+        extend: args.extend_from.extending(),
     };
     let on_loop = |game: &Game| {
         bar.suspend(|| {
@@ -383,7 +423,7 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
                 )?)
             })?;
             match ending {
-                checkpoint::Ending::Done(report) => report,
+                checkpoint::Ending::Done(report) => *report,
                 checkpoint::Ending::Stopped { signal, next } => {
                     bar.finish_and_clear();
                     eprintln!(
@@ -408,9 +448,15 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         Work::Random { seed, .. } => format!("random, seed {seed}"),
         _ => "search".to_string(),
     };
+    let extension = &report.extension;
     if args.json {
         for (i, game) in report.best.iter().enumerate() {
             let mut v = game_json("best", game);
+            v["rank"] = json!(i + 1);
+            println!("{v}");
+        }
+        for (i, e) in extension.extended.iter().enumerate() {
+            let mut v = extended_json(e);
             v["rank"] = json!(i + 1);
             println!("{v}");
         }
@@ -423,6 +469,11 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
                 "seconds": seconds, "deals_per_second": rate,
                 "deals_per_cpu_second": cpu_rate,
                 "checksum": format!("{:016x}", report.checksum),
+                "extension": extension.extending.map(|e| json!({
+                    "from": e.from, "depth": e.depth.to_string(),
+                    "games": extension.games, "nodes": extension.nodes,
+                    "seconds": extension.spent.0.as_secs_f64(),
+                })),
             })
         );
     } else {
@@ -431,6 +482,12 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         }
         for (i, game) in report.best.iter().enumerate() {
             println!("{:>3}. {}", i + 1, game_line(game));
+        }
+        if !extension.extended.is_empty() {
+            println!("longest deals found by extension:");
+        }
+        for (i, e) in extension.extended.iter().enumerate() {
+            println!("{:>3}. {}", i + 1, extended_line(e));
         }
         let deals = match resumed.get() {
             0 => format!("{} deals", crate::numbers::count(report.deals)),
@@ -448,12 +505,46 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             crate::numbers::amount(cpu_rate),
             report.loops.len()
         );
+        if let Some(e) = extension.extending {
+            println!(
+                "extension: {} game(s) of {}+ cards extended ({}), {:.1}% of the CPU time; \
+                 {} longer deal(s) kept",
+                extension.games,
+                e.from,
+                e.depth,
+                100.0 * extension.spent.0.as_secs_f64() / cpu.max(1e-9),
+                extension.extended.len()
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
+fn extended_json(e: &Extended) -> serde_json::Value {
+    let mut v = game_json("extended", &e.game);
+    v["from"] = json!(e.from.to_string());
+    v["added"] = json!(e.added);
+    v["joins_trick"] = json!(e.joins_trick);
+    v
+}
+
+fn extended_line(e: &Extended) -> String {
+    format!(
+        "{}  (+{} cards from index {}, joining after trick {})",
+        game_line(&e.game),
+        e.added,
+        e.from,
+        e.joins_trick
+    )
+}
+
 /// The work unit `start..end` of a search with --output or --checkpoint.
-fn unit_of(args: &SearchArgs, start: u128, end: u128) -> anyhow::Result<checkpoint::Unit> {
+fn unit_of(
+    args: &SearchArgs,
+    start: u128,
+    end: u128,
+    random: Option<u64>,
+) -> anyhow::Result<checkpoint::Unit> {
     let shard = match (args.shard, &args.range) {
         (Some(shard), Some(r)) => {
             let (from, to) = parse_range(r)?;
@@ -466,6 +557,8 @@ fn unit_of(args: &SearchArgs, start: u128, end: u128) -> anyhow::Result<checkpoi
     }
     Ok(checkpoint::Unit {
         range: (start, end),
+        random,
+        extend: args.extend_from.extending(),
         shard,
         checkpoint: args.checkpoint.clone(),
         every: std::time::Duration::from_secs_f64(args.checkpoint_every),

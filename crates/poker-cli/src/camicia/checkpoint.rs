@@ -1,11 +1,11 @@
-//! Running a range search as a work unit: resuming from a checkpoint,
+//! Running a search (an index range, or random deals) as a work unit: resuming from a checkpoint,
 //! saving one every `--checkpoint-every` seconds and on SIGTERM (what Slurm
 //! sends a preempted or timed-out job) or SIGINT, and writing the result
 //! file.
 
-use super::unit::{CHECKPOINT_FORMAT, Timing, UnitFile};
+use super::unit::{Timing, UnitFile};
 use anyhow::{Context, bail};
-use poker_core::camicia::search::{BLOCK, Partial, Report, Search, Shard, Work};
+use poker_core::camicia::search::{BLOCK, Extending, Partial, Report, Search, Shard, Work};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,8 +14,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What a unit is: its indices, where it was cut from, and its files.
 pub struct Unit {
-    /// The indices it covers, `start..end`.
+    /// The indices it covers, `start..end` (for random deals, its draws
+    /// `0..count`).
     pub range: (u128, u128),
+    /// For random deals: the seed.
+    pub random: Option<u64>,
+    /// Backward extension (`None`: uniform).
+    pub extend: Option<Extending>,
     /// `--shard I/N` and the range it slices.
     pub shard: Option<(Shard, u128, u128)>,
     /// `--checkpoint FILE`.
@@ -29,7 +34,7 @@ pub struct Unit {
 /// How a unit's run ended.
 pub enum Ending {
     /// Every deal simulated.
-    Done(Report),
+    Done(Box<Report>),
     /// Stopped by this signal after saving a checkpoint at this index.
     Stopped { signal: i32, next: u128 },
 }
@@ -48,7 +53,7 @@ pub fn cpu_seconds() -> f64 {
 
 impl Unit {
     fn record(&self, report: &Report, next: Option<u128>, timing: Timing) -> UnitFile {
-        UnitFile::new(report, self.range, next, self.shard, timing)
+        UnitFile::new(report, self.range, next, self.shard, self.random, timing)
     }
 
     /// The checkpoint's progress, if it exists; an error if it is for
@@ -62,26 +67,40 @@ impl Unit {
         }
         let file = UnitFile::read(path)?;
         let context = || format!("checkpoint {}", path.display());
-        if file.format != CHECKPOINT_FORMAT {
+        if !file.is_checkpoint() {
             bail!(
                 "{} is a finished unit's result, not a checkpoint",
                 path.display()
             );
         }
         let fresh = self.record(
-            &Report::new(search.top),
+            &Report::extending(search.top, self.extend),
             Some(self.range.0),
             Timing::default(),
         );
-        if (file.range().with_context(context)?, &file.shard, file.top)
-            != (self.range, &fresh.shard, search.top)
-        {
+        if (
+            file.range().with_context(context)?,
+            &file.shard,
+            file.top,
+            &file.random,
+            file.extending().with_context(context)?,
+        ) != (
+            self.range,
+            &fresh.shard,
+            search.top,
+            &fresh.random,
+            self.extend,
+        ) {
             bail!(
-                "checkpoint {} is for another unit ({}..{}, top {}): remove it or give its arguments",
+                "checkpoint {} is for another unit ({}..{}, top {}, extension {}): remove it or \
+                 give its arguments",
                 path.display(),
                 file.start,
                 file.end,
-                file.top
+                file.top,
+                file.extension
+                    .as_ref()
+                    .map_or("off".to_string(), |e| format!("from {} cards", e.from))
             );
         }
         let report = file.report().with_context(context)?;
@@ -118,11 +137,18 @@ impl Unit {
     ) -> anyhow::Result<Ending> {
         debug_assert_eq!(
             search.work,
-            Work::Range {
-                start: self.range.0,
-                end: self.range.1
+            match self.random {
+                None => Work::Range {
+                    start: self.range.0,
+                    end: self.range.1,
+                },
+                Some(seed) => Work::Random {
+                    seed,
+                    count: (self.range.1 - self.range.0) as u64,
+                },
             }
         );
+        debug_assert_eq!(search.extend, self.extend);
         let (from, before) = match self.resume(search)? {
             Some((partial, timing)) => {
                 eprintln!(
@@ -139,7 +165,7 @@ impl Unit {
             None => (
                 Partial {
                     blocks: 0,
-                    report: Report::new(search.top),
+                    report: Report::extending(search.top, search.extend),
                 },
                 Timing {
                     started: unix_now(),
@@ -155,11 +181,12 @@ impl Unit {
             }
         }
         let (wall, cpu) = (Instant::now(), cpu_seconds());
-        let timing = |written: bool| Timing {
+        let timing = |written: bool, report: &Report| Timing {
             seconds: before.seconds + wall.elapsed().as_secs_f64(),
             cpu_seconds: before.cpu_seconds + (cpu_seconds() - cpu),
             started: before.started,
             written: if written { unix_now() } else { 0 },
+            extension_seconds: before.extension_seconds + report.extension.spent.0.as_secs_f64(),
         };
         let mut last_save = Instant::now();
         let mut failure = None;
@@ -173,7 +200,10 @@ impl Unit {
                 return ControlFlow::Continue(());
             }
             let next = self.range.0 + u128::from(p.report.deals);
-            if let Err(e) = self.record(&p.report, Some(next), timing(true)).write(path) {
+            if let Err(e) = self
+                .record(&p.report, Some(next), timing(true, &p.report))
+                .write(path)
+            {
                 failure = Some(e);
                 return ControlFlow::Break(());
             }
@@ -194,23 +224,30 @@ impl Unit {
             }
         }
         if let Some(path) = &self.output {
-            self.record(&done.report, None, timing(true)).write(path)?;
+            self.record(&done.report, None, timing(true, &done.report))
+                .write(path)?;
         }
         if let Some(path) = &self.checkpoint {
             remove_if_there(path)?;
         }
-        Ok(Ending::Done(done.report))
+        Ok(Ending::Done(Box::new(done.report)))
     }
 
     /// The result file already written for this unit, if `--output` holds
     /// one (a unit requeued after it finished has nothing left to do).
     pub fn finished(&self, top: usize) -> Option<UnitFile> {
         let file = UnitFile::read(self.output.as_deref()?).ok()?;
-        let fresh = self.record(&Report::new(top), None, Timing::default());
+        let fresh = self.record(
+            &Report::extending(top, self.extend),
+            None,
+            Timing::default(),
+        );
         (file.format == fresh.format
             && file.start == fresh.start
             && file.end == fresh.end
             && file.shard == fresh.shard
+            && file.random == fresh.random
+            && file.extending().ok() == Some(self.extend)
             && file.top == top
             && file.report().is_ok())
         .then_some(file)

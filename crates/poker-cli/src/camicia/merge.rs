@@ -1,14 +1,20 @@
 //! `poker camicia merge`: work units' result files combined after checking
-//! them: coverage of the range (gaps and overlaps named), each file's own
-//! consistency, and every claimed best game and loop re-simulated from its
-//! index with the fast engine (and each loop's cycle extracted again).
+//! them: coverage of the range (gaps and overlaps named; units of random
+//! deals instead need distinct seeds), each file's own consistency, and
+//! every claimed best game, extended deal and loop replayed from its index
+//! with both the fast engine and the reference simulator (each loop's cycle
+//! extracted again, each extended deal's game seen to join the game it
+//! extends). Units of random deals also give the odds of a record (see
+//! [`super::odds`]).
 
+use super::odds::{self, Odds};
 use super::parse_range;
-use super::unit::{CycleRecord, GameRecord, UNIT_FORMAT, UnitFile};
+use super::proof;
+use super::unit::{CycleRecord, ExtendedRecord, GameRecord, UnitFile};
 use anyhow::{Context, bail};
 use poker_core::camicia::cycle::Cycle;
-use poker_core::camicia::search::{Game, LENGTH_BIN, Report};
-use poker_core::camicia::{Card, Simulator, reference};
+use poker_core::camicia::search::{ExtensionWork, Game, LENGTH_BIN, Report};
+use poker_core::camicia::{Card, Deal, Simulator, reference};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -37,7 +43,14 @@ pub struct Args {
     /// scale) and the longest game's plot.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// The length to beat in the odds (cards; default: the longest known
+    /// game). The odds are fitted on units of random deals only.
+    #[arg(long, value_name = "CARDS")]
+    target: Option<u64>,
 }
+
+/// The longest known terminating game (Nessler, 2022), the default target.
+const RECORD_CARDS: u64 = 8344;
 
 /// A unit file read and checked on its own.
 struct Checked {
@@ -97,6 +110,20 @@ pub struct Merged {
     pub loops: Vec<GameRecord>,
     pub cycles: Vec<CycleCount>,
     pub cycle_stats: CycleStats,
+    /// `range` (index ranges) or `random` (random deals, `start..end` the
+    /// draws).
+    pub mode: &'static str,
+    /// The seeds of units of random deals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<u64>,
+    /// The units' extension settings (`off` for uniform units).
+    pub extension: Vec<String>,
+    /// Finished games by length after extension (units that extended).
+    pub lengths_extended: Option<super::unit::Lengths>,
+    /// The longest distinct deals found by extension, longest first.
+    pub extended: Vec<ExtendedRecord>,
+    /// The odds of a game beyond the target (units of random deals).
+    pub odds: Option<Odds>,
     /// Games re-simulated.
     pub verified_games: usize,
     /// Wall seconds the merge took (not part of the result).
@@ -115,13 +142,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => problems.push(format!("{e:#}")),
         }
     }
-    let range = declared.or_else(|| shard_range(&units)).or_else(|| {
-        let start = units.iter().map(|u| u.start).min()?;
-        Some((start, units.iter().map(|u| u.end).max()?))
-    });
-    if let Some(range) = range {
-        problems.extend(coverage(&units, range));
-    }
+    let random = units.iter().filter(|u| u.file.random.is_some()).count();
+    let range = if random > 0 {
+        if random < units.len() {
+            problems.push(
+                "units of random deals and units of index ranges do not merge together".into(),
+            );
+        }
+        if declared.is_some() {
+            problems.push("--range: units of random deals cover no index range".into());
+        }
+        problems.extend(distinct_seeds(&units));
+        Some((0, units.iter().map(|u| u.end - u.start).sum()))
+    } else {
+        let range = declared.or_else(|| shard_range(&units)).or_else(|| {
+            let start = units.iter().map(|u| u.start).min()?;
+            Some((start, units.iter().map(|u| u.end).max()?))
+        });
+        if let Some(range) = range {
+            problems.extend(coverage(&units, range));
+        }
+        range
+    };
     let mut verified = 0;
     let mut sim = Simulator::new();
     for unit in &units {
@@ -135,6 +177,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             verified += 1;
             if let Err(e) = verify(&mut sim, record, game) {
                 problems.push(format!("{}: {e}", unit.path.display()));
+            }
+        }
+        for e in &unit.report.extension.extended {
+            verified += 1;
+            if let Err(err) = verify_extended(&mut sim, e) {
+                problems.push(format!(
+                    "{}: extended deal {}: {err:#}",
+                    unit.path.display(),
+                    e.game.index
+                ));
             }
         }
     }
@@ -157,18 +209,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut report = Report::new(top);
     let mut engines = Vec::new();
     let mut versions = Vec::new();
+    let mut settings = Vec::new();
+    // Extended deals found by several units are kept once.
+    let mut extension = ExtensionWork::default();
     for unit in units.iter() {
         let mut r = unit.report.clone();
         r.top = top;
         r.best.truncate(top);
+        extension.merge(std::mem::take(&mut r.extension), top);
         report.merge(r);
         engines.push(unit.file.engine.clone());
         versions.push(unit.file.version.clone());
+        settings.push(odds::setting(&unit.file));
     }
-    for list in [&mut engines, &mut versions] {
+    for list in [&mut engines, &mut versions, &mut settings] {
         list.sort();
         list.dedup();
     }
+    let extending = units.iter().any(|u| u.file.extension.is_some());
+    let target = args.target.unwrap_or(RECORD_CARDS);
+    let fitted = if random > 0 && random == units.len() {
+        let files: Vec<&UnitFile> = units.iter().map(|u| &u.file).collect();
+        Some(odds::fit(&files, target))
+    } else {
+        None
+    };
     // Indices were checked on reading; the coverage check made them unique.
     let mut loops: Vec<GameRecord> = units
         .iter()
@@ -199,6 +264,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cycle_stats: cycle_stats(&cycles, deals, loops.len() as u64),
         loops,
         cycles,
+        mode: if random > 0 { "random" } else { "range" },
+        seeds: units
+            .iter()
+            .filter_map(|u| Some(u.file.random.as_ref()?.seed))
+            .collect(),
+        extension: settings,
+        lengths_extended: extending.then(|| super::unit::Lengths {
+            bin_cards: LENGTH_BIN,
+            counts: extension.lengths.clone(),
+        }),
+        extended: extension
+            .extended
+            .iter()
+            .map(|e| record_of_extended(&units, e))
+            .collect(),
+        odds: fitted,
         verified_games: verified,
         seconds: started.elapsed().as_secs_f64(),
     };
@@ -210,8 +291,100 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string(&merged)?);
     } else {
         print!("{}", text(&merged));
+        print!("{}", extension_text(&merged));
+        match &merged.odds {
+            Some(o) => print!("{}", odds::text(o)),
+            None if args.target.is_some() => println!(
+                "no odds: they are fitted on units of random deals (--count with --seed) only; \
+                 a range's neighbouring indices share most of their deal, so its length \
+                 histogram is not a random sample"
+            ),
+            None => {}
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The extended deals and the setting that found them.
+fn extension_text(m: &Merged) -> String {
+    let mut out = format!("extension: {}\n", m.extension.join("; "));
+    if !m.extended.is_empty() {
+        out += "longest deals found by extension:\n";
+    }
+    for (i, e) in m.extended.iter().enumerate() {
+        let g = &e.game;
+        out += &format!(
+            "{:>3}. index {:>21}  cards {:>5}  tricks {:>4}  {} {}  (+{} cards from index {}, \
+             joining after trick {})\n",
+            i + 1,
+            g.index,
+            g.cards,
+            g.tricks,
+            g.a,
+            g.b,
+            e.added,
+            e.from,
+            e.joins_trick
+        );
+    }
+    out
+}
+
+/// The record written for an extended deal by the unit holding it (the
+/// one it came from with the smallest index).
+fn record_of_extended(
+    units: &[Checked],
+    found: &poker_core::camicia::search::Extended,
+) -> ExtendedRecord {
+    units
+        .iter()
+        .flat_map(|u| u.file.extended.iter().zip(&u.report.extension.extended))
+        .find(|(_, e)| e.game.index == found.game.index && e.from == found.from)
+        .map_or_else(|| ExtendedRecord::of(found), |(r, _)| r.clone())
+}
+
+/// Units of random deals must have distinct seeds: two with the same seed
+/// drew the same deals.
+fn distinct_seeds(units: &[Checked]) -> Vec<String> {
+    let mut by_seed: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for u in units {
+        if let Some(r) = &u.file.random {
+            by_seed
+                .entry(r.seed)
+                .or_default()
+                .push(u.path.display().to_string());
+        }
+    }
+    by_seed
+        .into_iter()
+        .filter(|(_, paths)| paths.len() > 1)
+        .map(|(seed, paths)| {
+            format!(
+                "overlap: {} all drew the random deals of seed {seed}",
+                paths.join(" and ")
+            )
+        })
+        .collect()
+}
+
+/// Replays an extended deal, the deal it came from, and checks that their
+/// games meet where claimed.
+fn verify_extended(
+    sim: &mut Simulator,
+    e: &poker_core::camicia::search::Extended,
+) -> anyhow::Result<()> {
+    proof::replay(sim, e.game.deal.a(), e.game.deal.b(), e.game.outcome)?;
+    let from = Deal::unrank(e.from).context("its source index is past the last deal")?;
+    let own = sim.run_unchecked(from.a(), from.b());
+    if own.cards + e.added != e.game.outcome.cards {
+        bail!(
+            "claims {} cards added to index {}, which plays {own}: forged or damaged",
+            e.added,
+            e.from
+        );
+    }
+    proof::joins(&from, &e.game.deal, e.added, e.joins_trick)
+        .with_context(|| format!("extended from index {}", e.from))
 }
 
 /// The record written for `game` by the unit holding it.
@@ -226,7 +399,7 @@ fn record_of(units: &[Checked], game: &Game) -> GameRecord {
 /// Reads one unit file and checks it on its own.
 fn check_file(path: &std::path::Path) -> anyhow::Result<Checked> {
     let file = UnitFile::read(path)?;
-    if file.format != UNIT_FORMAT {
+    if !file.is_result() {
         bail!(
             "{} is a checkpoint: its unit has not finished",
             path.display()
@@ -347,18 +520,11 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<String> {
     problems
 }
 
-/// Re-simulates a claimed game from its index (the record's deal was
-/// checked against the index on reading).
+/// Replays a claimed game from its index with both simulators (the
+/// record's deal was checked against the index on reading).
 fn verify(sim: &mut Simulator, record: &GameRecord, game: &Game) -> anyhow::Result<()> {
-    let got = sim.run_unchecked(game.deal.a(), game.deal.b());
-    if got != game.outcome {
-        bail!(
-            "index {} claims {}, but it plays {}: forged or damaged",
-            game.index,
-            game.outcome,
-            got
-        );
-    }
+    proof::replay(sim, game.deal.a(), game.deal.b(), game.outcome)
+        .map_err(|e| anyhow::anyhow!("index {}: {e}", game.index))?;
     if let Some(claimed) = &record.cycle {
         let cycle =
             Cycle::of_penalties(game.deal.a(), game.deal.b()).context("a loop without a cycle")?;
@@ -437,10 +603,17 @@ fn longest_trace(report: &Report) -> Option<reference::Trace> {
 fn text(m: &Merged) -> String {
     let mut out = String::new();
     let c = &m.counts;
-    out += &format!(
-        "range {}..{}: {} unit(s), every index covered once; {} games re-simulated and confirmed\n",
-        m.start, m.end, m.units, m.verified_games
-    );
+    if m.mode == "random" {
+        out += &format!(
+            "random deals: {} unit(s) of distinct seeds; {} games re-simulated and confirmed\n",
+            m.units, m.verified_games
+        );
+    } else {
+        out += &format!(
+            "range {}..{}: {} unit(s), every index covered once; {} games re-simulated and confirmed\n",
+            m.start, m.end, m.units, m.verified_games
+        );
+    }
     out += &format!(
         "{} deals: {} finished, {} loop(s); checksum {}; engine {}; version {}\n",
         c.deals,

@@ -2,7 +2,7 @@
 //! result files and checkpoints, as they are.
 
 use super::parse_range;
-use super::unit::{UNIT_FORMAT, UnitFile};
+use super::unit::UnitFile;
 use anyhow::{Context, bail};
 use serde_json::json;
 use std::path::PathBuf;
@@ -39,10 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let Ok(file) = UnitFile::read(&path) else {
             continue;
         };
-        if file.report().is_err() {
+        // Units of random deals cover no part of a range.
+        if file.report().is_err() || file.random.is_some() {
             continue;
         }
-        if file.format == UNIT_FORMAT {
+        if file.is_result() {
             done_units.push(file);
         } else {
             checkpoints.push(file);

@@ -8,19 +8,30 @@
 //! first index not yet simulated. Everything but the last field, `timing`,
 //! depends only on the deals: two runs of a unit, or a run resumed from a
 //! checkpoint, write the same bytes up to `"timing"`.
+//!
+//! Format 2 adds backward extension (its setting, the length histogram
+//! after extension beside the one before, and the distinct extended deals
+//! in a list of their own) and units of random deals (`random`: the seed;
+//! `start..end` are then the draws `0..count`). Format 1 files still read.
 
 use anyhow::{Context, bail};
 use poker_core::camicia::cycle::Cycle;
-use poker_core::camicia::search::{Game, LENGTH_BIN, Report, Shard};
+use poker_core::camicia::extend::Depth;
+use poker_core::camicia::search::{
+    Extended, Extending, ExtensionWork, Game, LENGTH_BIN, Report, Shard, Spent,
+};
 use poker_core::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator, notation};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 
 /// `format` of a finished unit's result file.
-pub const UNIT_FORMAT: &str = "poker-camicia-unit/1";
+pub const UNIT_FORMAT: &str = "poker-camicia-unit/2";
 /// `format` of a checkpoint.
-pub const CHECKPOINT_FORMAT: &str = "poker-camicia-checkpoint/1";
+pub const CHECKPOINT_FORMAT: &str = "poker-camicia-checkpoint/2";
+/// The formats before extension, still read.
+const UNIT_FORMAT_1: &str = "poker-camicia-unit/1";
+const CHECKPOINT_FORMAT_1: &str = "poker-camicia-checkpoint/1";
 
 /// A loop's cycle: its id (see `poker_core::camicia::cycle`), its mirror's id
 /// (A and B swapped), its length in tricks and the cards of one turn.
@@ -120,6 +131,71 @@ pub struct Lengths {
     pub counts: Vec<u64>,
 }
 
+/// A deal found by backward extension: the longest deal of the basin of
+/// the searched deal `from`, `added` cards longer than its game, which it
+/// joins after `joins_trick` of that game's tricks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtendedRecord {
+    #[serde(flatten)]
+    pub game: GameRecord,
+    /// The searched deal's index (decimal string).
+    pub from: String,
+    pub added: u64,
+    pub joins_trick: u64,
+}
+
+impl ExtendedRecord {
+    pub fn of(e: &Extended) -> ExtendedRecord {
+        ExtendedRecord {
+            game: GameRecord::of(&e.game),
+            from: e.from.to_string(),
+            added: e.added,
+            joins_trick: e.joins_trick,
+        }
+    }
+
+    /// The extension as claimed (nothing simulated).
+    pub fn claimed(&self) -> anyhow::Result<Extended> {
+        Ok(Extended {
+            game: self.game.claimed()?,
+            from: index_field("from", &self.from)?,
+            added: self.added,
+            joins_trick: self.joins_trick,
+        })
+    }
+}
+
+/// How a unit extended its games: games of at least `from` cards, their
+/// predecessor trees searched `depth` deep (`exact` or `first N tricks`);
+/// how many games were extended, how many tree states examined, and the
+/// cards gained by those that found a longer deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtensionRecord {
+    pub from: u64,
+    pub depth: String,
+    pub games: u64,
+    pub nodes: u64,
+    pub gains: Lengths,
+}
+
+/// `exact` or `first N tricks` as a [`Depth`].
+pub fn parse_depth(text: &str) -> anyhow::Result<Depth> {
+    if text == "exact" {
+        return Ok(Depth::Exact);
+    }
+    text.strip_prefix("first ")
+        .and_then(|t| t.strip_suffix(" tricks"))
+        .and_then(|n| n.parse().ok())
+        .map(Depth::FirstTricks)
+        .with_context(|| format!("extension depth `{text}` is not `exact` or `first N tricks`"))
+}
+
+/// A unit of random deals: the seed of its draws.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RandomRecord {
+    pub seed: u64,
+}
+
 /// The range a shard was cut from, and which slice it is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardRecord {
@@ -140,6 +216,9 @@ pub struct Timing {
     pub started: u64,
     /// When this file was written (Unix seconds).
     pub written: u64,
+    /// Of the CPU seconds, those spent extending games.
+    #[serde(default)]
+    pub extension_seconds: f64,
 }
 
 /// A result file or a checkpoint.
@@ -171,6 +250,19 @@ pub struct UnitFile {
     pub best: Vec<GameRecord>,
     /// Every loop, by index.
     pub loops: Vec<GameRecord>,
+    /// For a unit of random deals: its seed (`start..end` are its draws).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<RandomRecord>,
+    /// Backward extension's setting and work (absent: a uniform search).
+    #[serde(default)]
+    pub extension: Option<ExtensionRecord>,
+    /// Finished games by length after extension, each at the length of the
+    /// longest deal of its basin.
+    #[serde(default)]
+    pub lengths_extended: Option<Lengths>,
+    /// The longest distinct deals found by extension, longest first.
+    #[serde(default)]
+    pub extended: Vec<ExtendedRecord>,
     /// The one field comparisons ignore.
     #[serde(default)]
     pub timing: Option<Timing>,
@@ -204,8 +296,10 @@ impl UnitFile {
         (start, end): (u128, u128),
         next: Option<u128>,
         shard: Option<(Shard, u128, u128)>,
+        random: Option<u64>,
         timing: Timing,
     ) -> UnitFile {
+        let work = &report.extension;
         let format = if next.is_some() {
             CHECKPOINT_FORMAT
         } else {
@@ -238,6 +332,22 @@ impl UnitFile {
             },
             best: report.best.iter().map(GameRecord::of).collect(),
             loops: report.loops.iter().map(GameRecord::of).collect(),
+            random: random.map(|seed| RandomRecord { seed }),
+            extension: work.extending.map(|e| ExtensionRecord {
+                from: e.from,
+                depth: e.depth.to_string(),
+                games: work.games,
+                nodes: work.nodes,
+                gains: Lengths {
+                    bin_cards: LENGTH_BIN,
+                    counts: work.gains.clone(),
+                },
+            }),
+            lengths_extended: work.extending.map(|_| Lengths {
+                bin_cards: LENGTH_BIN,
+                counts: work.lengths.clone(),
+            }),
+            extended: work.extended.iter().map(ExtendedRecord::of).collect(),
             timing: Some(timing),
         }
     }
@@ -248,14 +358,37 @@ impl UnitFile {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let file: UnitFile = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a Camicia unit file (damaged?)", path.display()))?;
-        if file.format != UNIT_FORMAT && file.format != CHECKPOINT_FORMAT {
+        if !file.is_result() && !file.is_checkpoint() {
             bail!(
-                "{}: format `{}` is not {UNIT_FORMAT} or {CHECKPOINT_FORMAT}",
+                "{}: format `{}` is not {UNIT_FORMAT} or {CHECKPOINT_FORMAT} (or their format 1)",
                 path.display(),
                 file.format
             );
         }
         Ok(file)
+    }
+
+    /// A finished unit's result (either format).
+    pub fn is_result(&self) -> bool {
+        self.format == UNIT_FORMAT || self.format == UNIT_FORMAT_1
+    }
+
+    /// A checkpoint (either format).
+    pub fn is_checkpoint(&self) -> bool {
+        self.format == CHECKPOINT_FORMAT || self.format == CHECKPOINT_FORMAT_1
+    }
+
+    /// The extension setting written, `None` for a uniform search.
+    pub fn extending(&self) -> anyhow::Result<Option<Extending>> {
+        self.extension
+            .as_ref()
+            .map(|e| {
+                Ok(Extending {
+                    from: e.from,
+                    depth: parse_depth(&e.depth)?,
+                })
+            })
+            .transpose()
     }
 
     /// `(start, end)`.
@@ -339,7 +472,7 @@ impl UnitFile {
         ] {
             for record in list {
                 let game = record.claimed().with_context(|| format!("a {name}"))?;
-                if !(start..done_to).contains(&game.index) {
+                if self.random.is_none() && !(start..done_to).contains(&game.index) {
                     bail!(
                         "{name} {} is outside the indices covered, {start}..{done_to}",
                         game.index
@@ -369,7 +502,100 @@ impl UnitFile {
         if !report.loops.is_sorted_by_key(|g| g.index) {
             bail!("the loops are not in index order");
         }
+        report.extension = self.extension_work((start, done_to))?;
         Ok(report)
+    }
+
+    /// The extension work as written, its consistency checked: the
+    /// histogram after extension holds every finished game, the extended
+    /// deals are distinct, in order, at most `top`, each from an index
+    /// searched.
+    fn extension_work(&self, (start, done_to): (u128, u128)) -> anyhow::Result<ExtensionWork> {
+        let Some(extending) = self.extending()? else {
+            if self.lengths_extended.is_some() || !self.extended.is_empty() {
+                bail!("extended games listed, but no extension setting");
+            }
+            return Ok(ExtensionWork::default());
+        };
+        let lengths = self
+            .lengths_extended
+            .as_ref()
+            .context("an extending unit without its histogram after extension")?;
+        let binned = lengths
+            .counts
+            .iter()
+            .try_fold(0u64, |s, &n| s.checked_add(n));
+        if lengths.bin_cards != LENGTH_BIN
+            || binned != Some(self.counts.finished)
+            || lengths.counts.last() == Some(&0)
+        {
+            bail!(
+                "the histogram after extension does not hold the {} finished games",
+                self.counts.finished
+            );
+        }
+        let record = self.extension.as_ref().context("no extension setting")?;
+        let gained = record
+            .gains
+            .counts
+            .iter()
+            .try_fold(0u64, |s, &n| s.checked_add(n));
+        if record.gains.bin_cards != LENGTH_BIN
+            || gained.is_none_or(|g| g > record.games)
+            || record.gains.counts.last() == Some(&0)
+        {
+            bail!(
+                "the histogram of cards gained does not fit the {} games extended",
+                record.games
+            );
+        }
+        let mut work = ExtensionWork {
+            extending: Some(extending),
+            games: record.games,
+            nodes: record.nodes,
+            gains: record.gains.counts.clone(),
+            lengths: lengths.counts.clone(),
+            extended: Vec::new(),
+            spent: Spent::default(),
+        };
+        if self.extended.len() > self.top {
+            bail!(
+                "lists {} extended deals, more than top {}",
+                self.extended.len(),
+                self.top
+            );
+        }
+        for record in &self.extended {
+            let e = record.claimed().context("an extended deal")?;
+            if self.random.is_none() && !(start..done_to).contains(&e.from) {
+                bail!(
+                    "extended deal {} comes from index {}, outside the indices covered, {start}..{done_to}",
+                    e.game.index,
+                    e.from
+                );
+            }
+            if e.game.outcome.status != Status::Finished {
+                bail!(
+                    "extended deal {} has status {}",
+                    e.game.index,
+                    record.game.status
+                );
+            }
+            let before = work.extended.len();
+            work.insert(e, usize::MAX);
+            if work.extended.len() == before {
+                bail!("extended deal {} is listed twice", e.game.index);
+            }
+        }
+        let written: Vec<u128> = self
+            .extended
+            .iter()
+            .map(|r| r.game.index.parse().unwrap_or(0))
+            .collect();
+        if work.extended.iter().map(|e| e.game.index).ne(written) {
+            bail!("the extended deals are not in order (most cards first)");
+        }
+        Ok(work)
     }
 
     /// The file's bytes: compact JSON and a newline.

@@ -223,7 +223,7 @@ fn a_unit_killed_at_random_points_resumes_to_the_same_result() {
         // Never a half-written file.
         if checkpoint.exists() {
             let c: Value = serde_json::from_slice(&std::fs::read(&checkpoint).unwrap()).unwrap();
-            assert_eq!(c["format"], "poker-camicia-checkpoint/1");
+            assert_eq!(c["format"], "poker-camicia-checkpoint/2");
         }
     }
     assert!(terms > 0 && kills > 0, "{terms} TERM, {kills} KILL");

@@ -41,11 +41,15 @@
 //! - [`index`]: the 52-card deal numbering (rank and unrank).
 //! - [`search`]: scanning index ranges and random deals for long games.
 //! - [`cycle`]: a loop's cycle in canonical form, with an id.
+//! - [`predecessor`]: every round start one trick before a state.
+//! - [`extend`]: backward extension, the longest deal of a game's basin.
 
 mod card;
 pub mod cycle;
+pub mod extend;
 mod fast;
 pub mod index;
+pub mod predecessor;
 pub mod reference;
 pub mod search;
 mod vector;

@@ -173,3 +173,40 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> (Trace, Option<Repeat>) {
         turn = winner;
     }
 }
+
+/// Plays one round from `state` card by card, as [`simulate`] does: the
+/// next round start (led by the player who collected the pile), the cards
+/// played, and whether the game is then finished. `None` if the leader
+/// holds no card.
+pub fn play_round(state: &RoundStart) -> Option<(RoundStart, u64, bool)> {
+    let mut decks: [VecDeque<u8>; 2] = [
+        state.a.iter().copied().collect(),
+        state.b.iter().copied().collect(),
+    ];
+    if decks[state.lead.index()].is_empty() {
+        return None;
+    }
+    let mut pile = Vec::new();
+    let mut player = state.lead;
+    let mut owed: Option<u8> = None;
+    let winner = loop {
+        let Some(card) = decks[player.index()].pop_front() else {
+            break player.other();
+        };
+        pile.push(card);
+        match (card, owed) {
+            (0, None) => player = player.other(),
+            (0, Some(1)) => break player.other(),
+            (0, Some(n)) => owed = Some(n - 1),
+            (p, _) => {
+                player = player.other();
+                owed = Some(p);
+            }
+        }
+    };
+    let cards = pile.len() as u64;
+    decks[winner.index()].extend(pile);
+    let finished = decks[winner.other().index()].is_empty();
+    let [a, b] = decks.map(Vec::from);
+    Some((RoundStart { a, b, lead: winner }, cards, finished))
+}

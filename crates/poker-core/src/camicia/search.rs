@@ -10,10 +10,12 @@
 
 mod driver;
 mod engine;
+mod extension;
 mod shard;
 
 pub use driver::{BLOCK, Partial, Search, SearchError, Work};
 pub use engine::Engine;
+pub use extension::{Extended, Extending, ExtensionWork, Spent};
 pub use shard::{Shard, ShardError};
 
 use super::index::{DEAL_COUNT, Deal};
@@ -51,6 +53,8 @@ pub struct Report {
     /// wrapping sum of [`outcome_hash`] over the deals, so reports of
     /// disjoint parts add up to the report of the whole.
     pub checksum: u64,
+    /// What backward extension did (nothing in a uniform search).
+    pub extension: ExtensionWork,
 }
 
 /// Width of a [`Report::lengths`] bin, in cards.
@@ -99,6 +103,15 @@ impl Report {
         }
     }
 
+    /// An empty report keeping the `top` best games and the `top` longest
+    /// extended deals, extending games as `extending` says (`None`:
+    /// uniform).
+    pub fn extending(top: usize, extending: Option<Extending>) -> Report {
+        let mut report = Report::new(top);
+        report.extension.extending = extending;
+        report
+    }
+
     /// Counts one deal (its `key` as in [`outcome_hash`]) and keeps it if
     /// it loops or ranks among the best. `index` is only called for deals
     /// that are kept.
@@ -113,11 +126,19 @@ impl Report {
             });
             return;
         }
-        let bin = (outcome.cards / LENGTH_BIN) as usize;
-        if bin >= self.lengths.len() {
-            self.lengths.resize(bin + 1, 0);
+        extension::count(&mut self.lengths, outcome.cards, 1);
+        if self.extension.extending.is_none() {
+            // The uniform search's path: nothing more per deal.
+            return self.keep(deal, outcome, index);
         }
-        self.lengths[bin] += 1;
+        let mut index = Lazy(Some(index), None);
+        self.extension.add(deal, outcome, || index.get(), self.top);
+        self.keep(deal, outcome, || index.get());
+    }
+
+    /// Keeps a finished game if it ranks among the best.
+    #[inline(always)]
+    fn keep(&mut self, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
         if self.top == 0 {
             return;
         }
@@ -157,6 +178,19 @@ impl Report {
         }
         self.loops.extend(other.loops);
         self.loops.sort_by_key(|g| g.index);
+        self.extension.merge(other.extension, self.top);
+    }
+}
+
+/// A value computed at most once, when first asked for.
+struct Lazy<F>(Option<F>, Option<u128>);
+
+impl<F: FnOnce() -> u128> Lazy<F> {
+    fn get(&mut self) -> u128 {
+        if let Some(f) = self.0.take() {
+            self.1 = Some(f());
+        }
+        self.1.expect("computed on the first call")
     }
 }
 
@@ -193,7 +227,16 @@ pub fn scan_range<E: Engine + ?Sized>(
     count: u64,
     top: usize,
 ) -> Report {
-    let mut report = Report::new(top);
+    scan_range_into(engine, start, count, Report::new(top))
+}
+
+/// [`scan_range`] adding to `report` (empty, its `top` and extension set).
+pub(crate) fn scan_range_into<E: Engine + ?Sized>(
+    engine: &mut E,
+    start: u128,
+    count: u64,
+    mut report: Report,
+) -> Report {
     let Some(mut deal) = Deal::unrank(start) else {
         return report;
     };
@@ -262,9 +305,19 @@ pub fn scan_random<E: Engine + ?Sized>(
     count: u64,
     top: usize,
 ) -> Report {
+    scan_random_into(engine, seed, block, count, Report::new(top))
+}
+
+/// [`scan_random`] adding to `report` (empty, its `top` and extension set).
+pub(crate) fn scan_random_into<E: Engine + ?Sized>(
+    engine: &mut E,
+    seed: u64,
+    block: u64,
+    count: u64,
+    mut report: Report,
+) -> Report {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(block);
-    let mut report = Report::new(top);
     let (mut deals, mut outcomes) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
     let mut remaining = count;
     let mut drawn = u128::from(block) * u128::from(BLOCK);

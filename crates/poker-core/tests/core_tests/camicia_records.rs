@@ -36,3 +36,23 @@ pub fn records() -> Vec<Game> {
         })
         .collect()
 }
+
+/// Every record's finder and year, in the file's order.
+pub fn finders() -> Vec<(String, u64)> {
+    let path = format!(
+        "{}/tests/data/camicia/records.json",
+        crate::common::root().display()
+    );
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    data["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["finder"].as_str().unwrap().to_string(),
+                r["year"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}

@@ -82,6 +82,7 @@ fn a_range_search_around_the_longest_record_puts_it_first_on_any_thread_count() 
             work,
             top: 4,
             threads: threads(1),
+            extend: None,
         },
         Simulator::new,
     );
@@ -90,6 +91,7 @@ fn a_range_search_around_the_longest_record_puts_it_first_on_any_thread_count() 
             work,
             top: 4,
             threads: threads(3),
+            extend: None,
         },
         Simulator::new,
     );
@@ -111,6 +113,7 @@ fn a_range_search_over_the_published_loop_reports_it_as_its_only_loop() {
             work,
             top: 0,
             threads: threads(2),
+            extend: None,
         },
         Simulator::new,
     );
@@ -170,11 +173,13 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
         top,
         lengths,
         checksum,
+        extension: Default::default(),
     };
     let search = Search {
         work: Work::Range { start, end },
         top,
         threads: threads(2),
+        extend: None,
     };
     assert_eq!(run(search, Simulator::new), want);
 }
@@ -190,6 +195,7 @@ fn the_reference_simulator_plugs_in_as_an_engine_and_matches_the_fast_one() {
             work,
             top: 10,
             threads: threads(4),
+            extend: None,
         },
         Simulator::new,
     );
@@ -198,6 +204,7 @@ fn the_reference_simulator_plugs_in_as_an_engine_and_matches_the_fast_one() {
             work,
             top: 10,
             threads: threads(2),
+            extend: None,
         },
         || Reference,
     );
@@ -218,6 +225,7 @@ fn a_range_past_the_last_deal_is_clipped() {
             work,
             top: 100,
             threads: threads(2),
+            extend: None,
         },
         Simulator::new,
     );

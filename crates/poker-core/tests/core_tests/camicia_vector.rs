@@ -130,6 +130,7 @@ fn a_search_with_the_vector_engine_reports_what_the_fast_engine_reports() {
             work,
             top: 25,
             threads,
+            extend: None,
         };
         let vector = search.run(VectorSimulator::new, |_| {}, |_| {}).unwrap();
         let plain = search.run(Simulator::new, |_| {}, |_| {}).unwrap();

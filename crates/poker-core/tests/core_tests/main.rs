@@ -7,6 +7,7 @@
 mod camicia;
 mod camicia_agreement;
 mod camicia_cycles;
+mod camicia_extend;
 mod camicia_records;
 mod camicia_search;
 mod camicia_vector;

@@ -1,7 +1,7 @@
 //! Running a search on a pool of worker threads: work blocks, batches of
 //! blocks, merged reports.
 
-use super::{Engine, Game, Report, scan_random, scan_range};
+use super::{Engine, Extending, Game, Report, scan_random_into, scan_range_into};
 use crate::camicia::index::DEAL_COUNT;
 use rayon::prelude::*;
 use std::fmt;
@@ -58,11 +58,24 @@ impl Work {
     /// Simulates block `i` (0 ..= [`Work::blocks`] - 1; later blocks are
     /// empty) with `engine`, keeping its `top` best games.
     pub fn block<E: Engine + ?Sized>(&self, engine: &mut E, i: u64, top: usize) -> Report {
+        self.block_extending(engine, i, top, None)
+    }
+
+    /// [`Work::block`], extending games as `extending` says (`None`:
+    /// uniform).
+    pub fn block_extending<E: Engine + ?Sized>(
+        &self,
+        engine: &mut E,
+        i: u64,
+        top: usize,
+        extending: Option<Extending>,
+    ) -> Report {
         let first = u128::from(i) * u128::from(BLOCK);
         let count = self.deals().saturating_sub(first).min(u128::from(BLOCK)) as u64;
+        let report = Report::extending(top, extending);
         match *self {
-            Work::Range { start, .. } => scan_range(engine, start + first, count, top),
-            Work::Random { seed, .. } => scan_random(engine, seed, i, count, top),
+            Work::Range { start, .. } => scan_range_into(engine, start + first, count, report),
+            Work::Random { seed, .. } => scan_random_into(engine, seed, i, count, report),
         }
     }
 }
@@ -81,6 +94,7 @@ impl Work {
 ///     work: Work::Random { seed: 1, count: 50_000 },
 ///     top: 3,
 ///     threads: NonZeroUsize::new(2).unwrap(),
+///     extend: None,
 /// };
 /// let report = search.run(Simulator::new, |_deals_done| {}, |_a_loop| {})?;
 /// assert_eq!(report.deals, 50_000);
@@ -96,6 +110,8 @@ pub struct Search {
     pub top: usize,
     /// Worker threads.
     pub threads: NonZeroUsize,
+    /// Backward extension of long games (`None`: a uniform search).
+    pub extend: Option<Extending>,
 }
 
 impl Search {
@@ -129,7 +145,7 @@ impl Search {
     {
         let start = Partial {
             blocks: 0,
-            report: Report::new(self.top),
+            report: Report::extending(self.top, self.extend),
         };
         let done = self.run_from(start, new_engine, progress, on_loop, |_| {
             ControlFlow::Continue(())
@@ -176,7 +192,7 @@ impl Search {
                 (next..end)
                     .into_par_iter()
                     .map_init(&new_engine, |engine, i| {
-                        let r = self.work.block(engine, i, self.top);
+                        let r = self.work.block_extending(engine, i, self.top, self.extend);
                         progress(r.deals);
                         r
                     })

@@ -1,0 +1,346 @@
+//! The odds of a record: the tail of the game-length histogram of random
+//! deals fitted, and the expected CPU time to a game beyond a target length,
+//! with and without backward extension.
+//!
+//! # Method
+//! Beyond a few hundred cards the share of random deals whose game lasts
+//! at least `x` cards falls exponentially, `S(x) ≈ S(u) e^(-(x-u)/λ)`, with a
+//! decay length λ of about 205 cards between 500 and 3000 cards that grows
+//! a little further out (about 228 between 3250 and 4250 cards): the tail
+//! fattens, so only its top is fitted. The fit takes the top games (the
+//! 1000 longest, or all above 1000 cards if fewer), from the bin edge `u`
+//! below them, and estimates λ by maximum likelihood for the bins beyond
+//! `u` (a geometric law over bins of 10 cards); it does the same on the top
+//! quarter of those games. The range given spans both fits' 95% intervals
+//! (±1.96/√n on λ for n games), so it holds the statistical error and the
+//! tail's drift. The chance that a deal beats the target `T` is then
+//! `S(u)/deals · e^(-(T-u)/λ)`, and the expected CPU time to the first
+//! such deal is the CPU time per deal over that chance.
+//!
+//! Extension adds a gain `G` to every game of at least `F` cards (the
+//! search's `--extend-from`), and the gain does not depend on the game's
+//! length: `P(G ≥ g) ≈ p e^(-g/μ)` (about 0.94 and 205 cards). Its law is
+//! fitted the same way on the gains of the games the units extended, and
+//! the chance that a deal's extension beats `T` is the chance its own game
+//! does plus `∫_F^T f(x) p e^(-(T-x)/μ) dx` over the fitted density `f` of
+//! game lengths: for `μ = λ`, `S(T) (1 + p (T-F)/λ)`, some 25–30 times the
+//! chance without extension at the record's length. (A straight fit of the
+//! histogram after extension would not do: its tail is an exponential
+//! times a line, and extrapolating it as an exponential overstates it.)
+//! The CPU time per deal is the extending units' own, the extension's
+//! included; without extension, the units' time less the extension's.
+//!
+//! Only units of random deals are fitted: a range's neighbouring indices
+//! share most of their deal, so its histogram is not a random sample.
+
+use super::unit::{Lengths, UnitFile};
+use serde::Serialize;
+
+/// Seconds in a year (365.25 days).
+const YEAR: f64 = 365.25 * 24.0 * 3600.0;
+
+/// The top games fitted.
+const TOP_GAMES: u64 = 1000;
+
+/// The shortest games the fit looks at (the tail is not exponential
+/// before).
+const FIT_FLOOR: u64 = 1000;
+
+/// One histogram's tail fit and what it says about the target.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tail {
+    /// The fit starts here (cards).
+    pub from_cards: u64,
+    /// Games of at least `from_cards` cards.
+    pub games: u64,
+    /// Decay length λ (cards per e-fold), best estimate and range.
+    pub decay_cards: f64,
+    pub decay_low: f64,
+    pub decay_high: f64,
+    /// Chance a deal's game (or its extension) beats the target: best
+    /// estimate and range.
+    pub chance: f64,
+    pub chance_low: f64,
+    pub chance_high: f64,
+    /// CPU seconds per deal.
+    pub cpu_seconds_per_deal: f64,
+    /// Expected CPU-years to the first game beyond the target.
+    pub cpu_years: f64,
+    pub cpu_years_low: f64,
+    pub cpu_years_high: f64,
+}
+
+/// The odds of beating `target` cards.
+#[derive(Clone, Debug, Serialize)]
+pub struct Odds {
+    pub target: u64,
+    /// Deals of the units fitted.
+    pub deals: u64,
+    /// The engine(s) and extension setting(s) that made the units.
+    pub made_by: Vec<String>,
+    /// Without extension: the deals' own games.
+    pub without_extension: Option<Tail>,
+    /// With extension (units that extended): the tail without extension
+    /// and the fitted gain.
+    pub with_extension: Option<Tail>,
+    /// The fitted law of the cards extension gains.
+    pub gain: Option<Gain>,
+}
+
+/// The law of extension's gain: `P(G ≥ g) ≈ share · e^(-g/decay)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Gain {
+    /// Games extended.
+    pub games: u64,
+    /// Of those, games whose basin held a longer deal.
+    pub longer: u64,
+    /// `longer / games`.
+    pub share: f64,
+    /// Decay length of the gains (cards), best estimate and 95% range.
+    pub decay_cards: f64,
+    pub decay_low: f64,
+    pub decay_high: f64,
+    /// Extension starts at games of this many cards.
+    pub from: u64,
+}
+
+/// The chance that a deal's extension beats `target`, for an own-game
+/// tail `share_u · e^(-(x-u)/lambda)` from `u` on and the gain law.
+fn chance_extended(share_u: f64, u: f64, lambda: f64, gain: &Gain, mu: f64, target: f64) -> f64 {
+    let own = |x: f64| share_u * (-(x - u) / lambda).exp();
+    // Games of x..x+1 cards, x from the extension's start, gaining the rest.
+    let extra: f64 = (gain.from..target as u64)
+        .map(|x| {
+            let x = x as f64;
+            (own(x) - own(x + 1.0)) * gain.share * (-(target - x - 0.5) / mu).exp()
+        })
+        .sum();
+    own(target) + extra
+}
+
+/// `engine vector, extension from 2000 cards (first 10 tricks)` or
+/// `engine fast, extension off`.
+pub fn setting(file: &UnitFile) -> String {
+    match &file.extension {
+        Some(e) => format!(
+            "engine {}, extension from {} cards ({})",
+            file.engine, e.from, e.depth
+        ),
+        None => format!("engine {}, extension off", file.engine),
+    }
+}
+
+/// Maximum likelihood decay length of the games in bins `first..` of
+/// `counts` (bins of `bin` cards), and how many there are.
+fn decay(counts: &[u64], first: usize, bin: f64) -> Option<(f64, u64)> {
+    let games: u64 = counts.iter().skip(first).sum();
+    let excess: f64 = counts
+        .iter()
+        .enumerate()
+        .skip(first)
+        .map(|(i, &n)| (i - first) as f64 * n as f64)
+        .sum();
+    if games < 2 || excess == 0.0 {
+        return None;
+    }
+    // Geometric over bins: P(k) = (1-q) q^k, mean q / (1-q).
+    let mean = excess / games as f64;
+    Some((bin / (1.0 + 1.0 / mean).ln(), games))
+}
+
+/// Fits the tail of `counts` and prices `target` at `cpu_per_deal`.
+fn tail(counts: &[u64], bin: u64, deals: u64, target: u64, cpu_per_deal: f64) -> Option<Tail> {
+    let floor = (FIT_FLOOR / bin) as usize;
+    // The lowest bin edge with at most TOP_GAMES games at or above it (not
+    // below the floor).
+    let mut first = counts.len();
+    let mut above = 0;
+    while first > floor && above + counts[first - 1] <= TOP_GAMES {
+        first -= 1;
+        above += counts[first];
+    }
+    let (lambda, games) = decay(counts, first, bin as f64)?;
+    // The top quarter of those games, for the drift.
+    let mut top = counts.len();
+    let mut quarter = 0;
+    while top > first && quarter + counts[top - 1] <= games / 4 {
+        top -= 1;
+        quarter += counts[top];
+    }
+    let interval = |(l, n): (f64, u64)| {
+        let e = 1.96 / (n as f64).sqrt();
+        (l / (1.0 + e), l / (1.0 - e).max(0.05))
+    };
+    let (mut low, mut high) = interval((lambda, games));
+    if let Some(fit) = decay(counts, top, bin as f64).filter(|f| f.1 >= 20) {
+        let (l, h) = interval(fit);
+        (low, high) = (low.min(l), high.max(h));
+    }
+    let u = first as u64 * bin;
+    let share = games as f64 / deals as f64;
+    let chance = |l: f64| share * (-((target.saturating_sub(u)) as f64) / l).exp();
+    let years = |p: f64| cpu_per_deal / p / YEAR;
+    let (chance, chance_low, chance_high) = (chance(lambda), chance(low), chance(high));
+    Some(Tail {
+        from_cards: u,
+        games,
+        decay_cards: lambda,
+        decay_low: low,
+        decay_high: high,
+        chance,
+        chance_low,
+        chance_high,
+        cpu_seconds_per_deal: cpu_per_deal,
+        cpu_years: years(chance),
+        cpu_years_low: years(chance_high),
+        cpu_years_high: years(chance_low),
+    })
+}
+
+fn sum_into(total: &mut Vec<u64>, lengths: &Lengths) {
+    if lengths.counts.len() > total.len() {
+        total.resize(lengths.counts.len(), 0);
+    }
+    for (t, n) in total.iter_mut().zip(&lengths.counts) {
+        *t += n;
+    }
+}
+
+/// The odds from units of random deals.
+pub fn fit(units: &[&UnitFile], target: u64) -> Odds {
+    let bin = units.first().map_or(10, |u| u.lengths.bin_cards);
+    let timing = |u: &UnitFile| u.timing.clone().unwrap_or_default();
+    let deals: u64 = units.iter().map(|u| u.counts.deals).sum();
+    let mut own = Vec::new();
+    let mut cpu_own = 0.0;
+    for u in units {
+        sum_into(&mut own, &u.lengths);
+        cpu_own += timing(u).cpu_seconds - timing(u).extension_seconds;
+    }
+    let extending: Vec<&&UnitFile> = units.iter().filter(|u| u.extension.is_some()).collect();
+    let ext_deals: u64 = extending.iter().map(|u| u.counts.deals).sum();
+    let cpu_ext: f64 = extending.iter().map(|u| timing(u).cpu_seconds).sum();
+    let mut made_by: Vec<String> = units.iter().map(|u| setting(u)).collect();
+    made_by.sort();
+    made_by.dedup();
+    let without = (deals > 0)
+        .then(|| tail(&own, bin, deals, target, cpu_own / deals as f64))
+        .flatten();
+    let gain = gain_fit(&extending, bin);
+    let with = match (&without, &gain) {
+        (Some(t), Some(g)) if ext_deals > 0 => {
+            let share_u = t.games as f64 / deals as f64;
+            let u = t.from_cards as f64;
+            let per_deal = cpu_ext / ext_deals as f64;
+            let chance = |lambda, mu| chance_extended(share_u, u, lambda, g, mu, target as f64);
+            let (p, low, high) = (
+                chance(t.decay_cards, g.decay_cards),
+                chance(t.decay_low, g.decay_low),
+                chance(t.decay_high, g.decay_high),
+            );
+            let years = |p: f64| per_deal / p / YEAR;
+            Some(Tail {
+                chance: p,
+                chance_low: low,
+                chance_high: high,
+                cpu_seconds_per_deal: per_deal,
+                cpu_years: years(p),
+                cpu_years_low: years(high),
+                cpu_years_high: years(low),
+                ..t.clone()
+            })
+        }
+        _ => None,
+    };
+    Odds {
+        target,
+        deals,
+        made_by,
+        without_extension: without,
+        with_extension: with,
+        gain,
+    }
+}
+
+/// The gain law from the extending units' histograms of cards gained.
+fn gain_fit(units: &[&&UnitFile], bin: u64) -> Option<Gain> {
+    let mut gains = Vec::new();
+    let (mut games, mut from) = (0, u64::MAX);
+    for u in units {
+        let e = u.extension.as_ref()?;
+        games += e.games;
+        from = from.min(e.from);
+        sum_into(&mut gains, &e.gains);
+    }
+    let (mu, longer) = decay(&gains, 0, bin as f64)?;
+    let e = 1.96 / (longer as f64).sqrt();
+    Some(Gain {
+        games,
+        longer,
+        share: longer as f64 / games as f64,
+        decay_cards: mu,
+        decay_low: mu / (1.0 + e),
+        decay_high: mu / (1.0 - e).max(0.05),
+        from,
+    })
+}
+
+/// The odds as text.
+pub fn text(o: &Odds) -> String {
+    let mut out = format!(
+        "odds of a game beyond {} cards, fitted on {} random deals ({}):\n",
+        o.target,
+        o.deals,
+        o.made_by.join("; ")
+    );
+    if let Some(t) = &o.without_extension {
+        out += &format!(
+            "  tail: the {1} games of {0}+ cards fall e-fold every {2:.0} cards ({3:.0}..{4:.0})\n",
+            t.from_cards, t.games, t.decay_cards, t.decay_low, t.decay_high
+        );
+    }
+    for (name, t) in [
+        ("without extension", &o.without_extension),
+        ("with extension", &o.with_extension),
+    ] {
+        let Some(t) = t else { continue };
+        out += &format!(
+            "  {name}: chance per deal {:.2e} ({:.2e}..{:.2e}); \
+             expected {:.3e} CPU-years ({:.3e}..{:.3e}) at {:.3e} CPU-seconds a deal\n",
+            t.chance,
+            t.chance_low,
+            t.chance_high,
+            t.cpu_years,
+            t.cpu_years_low,
+            t.cpu_years_high,
+            t.cpu_seconds_per_deal
+        );
+    }
+    if let Some(g) = &o.gain {
+        out += &format!(
+            "  extension's gain: {} of {} games of {}+ cards extended to a longer deal ({:.2}); \
+             gains fall e-fold every {:.0} cards ({:.0}..{:.0})\n",
+            g.longer, g.games, g.from, g.share, g.decay_cards, g.decay_low, g.decay_high
+        );
+    }
+    if o.without_extension.is_none() && o.with_extension.is_none() {
+        out += "  too few games to fit a tail\n";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exact_geometric_tail_gives_its_decay_length() {
+        // Bins of 10 cards with counts q^k: decay length 10 / ln(1/q).
+        let q: f64 = (-10.0f64 / 200.0).exp();
+        let counts: Vec<u64> = (0..600)
+            .map(|k| (1e12 * q.powi(k)).round() as u64)
+            .collect();
+        let (lambda, _) = decay(&counts, 100, 10.0).unwrap();
+        assert!((lambda - 200.0).abs() < 1.0, "{lambda}");
+    }
+}
