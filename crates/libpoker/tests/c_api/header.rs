@@ -3,6 +3,7 @@
 //! compiles cleanly from strict C89, C99 and C++.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::process::Command;
 
 #[test]
@@ -59,12 +60,14 @@ fn header_compiles_as_c99() {
 
 #[test]
 fn header_compiles_as_cpp() {
+    needs!(tier::CPP);
     compiles("c++", "c++98", "cpp");
     compiles("c++", "c++17", "cpp");
 }
 
 #[test]
 fn a_cpp_program_links_and_plays_a_game() {
+    needs!(tier::CPP);
     let dir = common::scratch("header");
     let src = dir.join("contestant.cpp");
     std::fs::write(

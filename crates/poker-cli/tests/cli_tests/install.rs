@@ -6,22 +6,13 @@
 //! rpath: it runs with LD_LIBRARY_PATH pointing at the temporary prefix,
 //! which the loader does not search) and statically with `--static`
 //! (Libs.private), and the installed Python module finds the installed
-//! library. Without make, pkg-config, patchelf or readelf the tests fail,
-//! saying how to install them.
+//! library. They need make, pkg-config, patchelf and readelf (the
+//! install tier of `common::tier`).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::path::Path;
 use std::process::Command;
-
-fn require(tool: &str, test: &str) {
-    let package = if tool == "readelf" { "binutils" } else { tool };
-    common::require_tool(
-        tool,
-        "--version",
-        test,
-        &format!("apt-get install {package}"),
-    );
-}
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.
 fn cargo_toml_version() -> String {
@@ -114,13 +105,9 @@ int main(void) {
 
 #[test]
 fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
-    let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
-    require("make", test);
-    require("pkg-config", test);
-    require("patchelf", test);
+    needs!(tier::INSTALL);
     let prefix = common::scratch("install").join("prefix");
     install(&prefix);
-    require("readelf", test);
     let soname = soname();
     let file = format!("libpoker.so.{}", cargo_toml_version());
     let lib = prefix.join("lib");
@@ -264,10 +251,7 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
 
 #[test]
 fn the_installed_python_module_finds_the_installed_library() {
-    let test = "the_installed_python_module_finds_the_installed_library";
-    require("make", test);
-    require("patchelf", test);
-    require("python3", test);
+    needs!(tier::INSTALL, tier::PYTHON);
     let prefix = common::scratch("install").join("prefix-python");
     install(&prefix);
     let output = Command::new("python3")
