@@ -3,6 +3,7 @@
 //! the right reason while the evaluator neither hangs nor crashes.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use poker_core::contest::{Board, ContestDeck};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -155,6 +156,7 @@ fn examples_score_what_the_scorer_gives_their_columns_on_the_builtin_decks() {
 
 #[test]
 fn seed_example_deck_round_robin_scores_11() {
+    needs!(tier::SANDBOX);
     let test = single_game(
         &common::root()
             .join("c_examples/roundrobin.c")
@@ -169,6 +171,7 @@ fn seed_example_deck_round_robin_scores_11() {
 
 #[test]
 fn each_rule_violation_scores_zero_with_its_rule_and_call() {
+    needs!(tier::SANDBOX);
     let cases = [
         (
             "look_before_start.c",
@@ -206,6 +209,7 @@ fn each_rule_violation_scores_zero_with_its_rule_and_call() {
 
 #[test]
 fn an_infinite_loop_times_out_and_is_killed() {
+    needs!(tier::SANDBOX);
     let start = Instant::now();
     let test = single_game(&contestant("infinite_loop.c"), "0.5");
     assert_zero(
@@ -222,12 +226,14 @@ fn an_infinite_loop_times_out_and_is_killed() {
 
 #[test]
 fn a_segfault_is_a_crash_naming_the_signal() {
+    needs!(tier::SANDBOX);
     let test = single_game(&contestant("segfault.c"), "5");
     assert_zero(&test, "crash", "killed by SIGSEGV (11) after 6 placements");
 }
 
 #[test]
 fn an_early_exit_with_a_fake_score_is_incomplete() {
+    needs!(tier::SANDBOX);
     let test = single_game(&contestant("early_exit.c"), "5");
     assert_zero(
         &test,
@@ -238,6 +244,7 @@ fn an_early_exit_with_a_fake_score_is_incomplete() {
 
 #[test]
 fn printed_reports_and_exit_status_do_not_change_the_score() {
+    needs!(tier::SANDBOX);
     // Round robin on the seed example deck scores 11 (the contest text).
     let test = single_game(&contestant("fake_score.c"), "5");
     assert_eq!(test["status"], "ok", "{test}");
@@ -246,6 +253,7 @@ fn printed_reports_and_exit_status_do_not_change_the_score() {
 
 #[test]
 fn flooding_stdout_and_stderr_does_not_block_the_game() {
+    needs!(tier::SANDBOX);
     let test = single_game(&contestant("flood.c"), "10");
     assert_eq!(test["status"], "ok", "{test}");
     assert_eq!(test["score"], 11);
@@ -253,6 +261,7 @@ fn flooding_stdout_and_stderr_does_not_block_the_game() {
 
 #[test]
 fn nonsense_and_out_of_turn_messages_are_violations() {
+    needs!(tier::SANDBOX);
     let test = single_game(&contestant("nonsense.c"), "5");
     assert_zero(
         &test,
@@ -336,6 +345,7 @@ fn marked_processes(marker: u64) -> Vec<i32> {
 
 #[test]
 fn a_daemonised_grandchild_is_killed_and_an_early_exit_is_reported_at_once() {
+    needs!(tier::SANDBOX);
     for mode in ["on", "off"] {
         let marker = marker();
         let source = write_source(&format!("fork_early_{mode}.c"), &forking_source(marker, 3));
@@ -363,6 +373,7 @@ fn a_daemonised_grandchild_is_killed_and_an_early_exit_is_reported_at_once() {
 
 #[test]
 fn a_finished_game_stays_scored_and_leaves_no_process_behind() {
+    needs!(tier::SANDBOX);
     for mode in ["on", "off"] {
         let marker = marker();
         let source = write_source(&format!("fork_full_{mode}.c"), &forking_source(marker, 20));
@@ -457,6 +468,7 @@ fn an_unconfined_contestants_daemon_is_gone_after_each_game_while_the_evaluator_
 
 #[test]
 fn a_snooping_contestant_finds_no_deck_in_its_environment_arguments_or_descriptors() {
+    needs!(tier::SANDBOX);
     // Unconfined, it writes what it found to a file; in the sandbox, where
     // it can write no file of ours, to its stderr (which the report keeps).
     for mode in ["off", "on"] {
@@ -547,6 +559,7 @@ int main(int argc, char **argv) {{
 
 #[test]
 fn json_output_has_the_documented_shape() {
+    needs!(tier::SANDBOX);
     let deck = one_deck_file();
     let rr = common::root().join("c_examples/roundrobin.c");
     let json = eval(&[
@@ -582,7 +595,8 @@ fn bad_arguments_are_clear_errors() {
     };
     let bad = common::scratch("eval").join("bad_decks.txt");
     std::fs::write(&bad, "# fine\n9S TS JS\n").unwrap();
-    let out = run(&["--decks", bad.to_str().unwrap()]);
+    // Unconfined: the deck file is read before any game, sandbox or not.
+    let out = run(&["--sandbox", "off", "--decks", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: expected 24 cards, found 3"));
     let out = run(&["--time-limit", "0"]);
@@ -600,6 +614,7 @@ fn bad_arguments_are_clear_errors() {
 
 #[test]
 fn each_game_shows_the_best_possible_score_of_its_deck() {
+    needs!(tier::SANDBOX);
     // Blocks of one rank (9, 10, J, Q, K), suits in the same order in each:
     // round robin gives each column one suit from 9 to K, four straight
     // flushes, 32, which is also the most any placement can score.
@@ -668,6 +683,7 @@ fn bench_reports_the_mean_of_the_games_it_played() {
 
 #[test]
 fn a_contestant_file_named_like_an_option_is_compiled_as_a_file() {
+    needs!(tier::SANDBOX);
     let dir = common::scratch("eval").join("dash");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
@@ -692,6 +708,7 @@ fn a_contestant_file_named_like_an_option_is_compiled_as_a_file() {
 
 #[test]
 fn a_lib_dir_without_the_library_and_a_bom_in_a_deck_file() {
+    needs!(tier::SANDBOX);
     let empty = common::scratch("eval").join("no_lib_here");
     std::fs::create_dir_all(&empty).unwrap();
     let output = crate::common::poker()
@@ -761,6 +778,7 @@ fn parallel_games_never_kill_each_others_processes() {
 
 #[test]
 fn killing_the_evaluator_kills_the_running_contestant() {
+    needs!(tier::SANDBOX);
     for mode in ["on", "off"] {
         let marker = marker();
         // It names itself pk<marker> and forks a child of that name: in
@@ -851,6 +869,7 @@ fn a_closed_output_pipe_ends_the_command_quietly() {
 
 #[test]
 fn sandboxed_compilation_works_with_a_private_temporary_folder() {
+    needs!(tier::SANDBOX);
     // A TMPDIR under a 0700 folder (as in a `mktemp -d` checkout, or under
     // /root) cannot be reached by the sandbox's own uid: the build folders
     // must then go elsewhere, and round robin still scores 11 on the
@@ -878,6 +897,7 @@ fn sandboxed_compilation_works_with_a_private_temporary_folder() {
 
 #[test]
 fn a_prebuilt_program_finds_its_library_in_the_sandbox_through_either_cargo_path() {
+    needs!(tier::SANDBOX);
     // Cargo hard-links one libpoker.so build into target/<profile> and its
     // deps/ folder. A program built against one copy, evaluated with the
     // library folder set to the other, must still find its library inside
@@ -928,6 +948,7 @@ int main(void) {
 
 #[test]
 fn every_game_runs_on_one_cpu_in_eval_and_bench_both_ways() {
+    needs!(tier::SANDBOX);
     assert!(
         std::thread::available_parallelism().unwrap().get() >= 2,
         "this test needs two CPUs to tell a pinned game from one that is not"
