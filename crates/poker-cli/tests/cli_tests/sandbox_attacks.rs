@@ -687,7 +687,10 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+    // Stops at the event (the evaluation ends); the bound, far past the
+    // 2 s limit and a loaded machine's compile of round robin, only stops
+    // a hang.
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(10));
     }
     let finished = child.try_wait().unwrap().is_some();
@@ -712,7 +715,8 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
 }
 
 // include_ptmx unsandboxed (default compile limit, 30 s); expected: the
-// evaluator still busy after 4 s (then this test kills it and the compiler).
+// compiler blocked on /dev/ptmx with the evaluator waiting for it (then
+// this test kills both).
 #[test]
 fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
     needs!(tier::SANDBOX);
@@ -725,14 +729,50 @@ fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(4));
+    // The event: a process of this evaluation (its command line names the
+    // test's TMPDIR) holding /dev/ptmx open, asleep on it. The bound only
+    // stops a test whose compiler never gets there.
+    let start = Instant::now();
+    let blocked = loop {
+        if let Some(pid) = blocked_on_ptmx(s.tmp.to_str().unwrap()) {
+            break Some(pid);
+        }
+        if child.try_wait().unwrap().is_some() || start.elapsed() > Duration::from_secs(120) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
     let finished = child.try_wait().unwrap();
     kill_group(&child);
     let _ = child.wait();
     // The compiler (in a session of its own) reads a copy of the source in
     // the evaluator's scratch folder, under this test's TMPDIR.
     kill_mentioning(s.tmp.to_str().unwrap());
+    assert!(blocked.is_some(), "no compiler blocked on /dev/ptmx");
     assert!(finished.is_none(), "the evaluator finished: {finished:?}");
+}
+
+/// A sleeping process whose command line holds `needle` and which has
+/// /dev/ptmx open, if any.
+fn blocked_on_ptmx(needle: &str) -> Option<i32> {
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let asleep = stat[stat.rfind(')')? + 2..].starts_with('S');
+            let holds_ptmx = std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .ok()?
+                .flatten()
+                .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+                .any(|target| {
+                    target == Path::new("/dev/ptmx") || target == Path::new("/dev/pts/ptmx")
+                });
+            (String::from_utf8_lossy(&cmdline).contains(needle) && asleep && holds_ptmx)
+                .then_some(pid)
+        })
 }
 
 // memory_hog (touches 1 GiB) under the default 256 MiB limit; expected:
