@@ -143,20 +143,28 @@ fn program_runs_as_the_leased_uid_without_capabilities_seen_from_outside() {
     let jail = jail(&Limits::default(), &Mounts::default());
     let uid = jail.uid().expect("the tests run as root: a uid is leased");
     assert!(DEFAULT_UID_RANGE.contains(&uid));
+    // `cat` waits on its standard input, so it lives until the test closes
+    // that, whatever the load.
     let mut child = jail
-        .command(Path::new("/bin/sleep"), &["1".into()], &[])
+        .command(Path::new("/bin/cat"), &[], &[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(3);
-    let pid = loop {
-        if let Some(pid) = jail.program_pid() {
-            break pid;
+    // Polls for the events: bwrap reports its process in the namespaces,
+    // and a process of the jail's cgroup has exec'd `cat`. The bound, far
+    // past a loaded machine's start-up, only stops a hang.
+    let cat =
+        |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default() == "cat\n";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (pid, mut pids) = loop {
+        let pids = jail.cgroup().expect("a cgroup here").pids();
+        if let Some(pid) = jail.program_pid().filter(|_| pids.iter().any(cat)) {
+            break (pid, pids);
         }
-        assert!(Instant::now() < deadline, "bwrap never reported its child");
+        assert!(Instant::now() < deadline, "the program never started");
         std::thread::sleep(Duration::from_millis(5));
     };
-    std::thread::sleep(Duration::from_millis(100)); // let sleep exec
-    let mut pids = jail.cgroup().expect("a cgroup here").pids();
     pids.push(pid);
     for pid in pids {
         let want = format!("{uid}\t{uid}\t{uid}\t{uid}");
@@ -168,6 +176,7 @@ fn program_runs_as_the_leased_uid_without_capabilities_seen_from_outside() {
             Some("0000000000000000".into())
         );
     }
+    drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
 }
 
