@@ -117,6 +117,18 @@ fn c_source(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Before p_startgame: the program forks, keeping a pipe each way between
+/// its two processes.
+const TWO_PROCESSES: &str = "int there[2], back[2], out, in; char x; \
+    if (pipe(there) != 0 || pipe(back) != 0) return 9; \
+    if (fork() == 0) { out = there[1]; in = back[0]; } else { out = back[1]; in = there[0]; }";
+/// After the first look: each process waits for the other to get there
+/// too (an event, not a pause: however slow the machine, both have called
+/// p_startgame before either places a card). The evaluator ends the game
+/// at the second p_startgame, so neither gets past this.
+const TWO_PROCESSES_MEET: &str =
+    "if (i == 1 && (write(out, \"x\", 1) != 1 || read(in, &x, 1) != 1)) return 9;";
+
 /// A round-robin game around `HOOK`, which runs after each look with the
 /// card in `v`, `c` and the card's number in `i`.
 fn round_robin(before: &str, hook: &str) -> String {
@@ -194,11 +206,12 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
                 ),
             ),
         ),
-        // Two processes both call p_startgame (then wait a little, so
-        // that neither plays a whole game before the other has called it).
+        // Two processes both call p_startgame (and meet after their first
+        // look, so that neither plays a whole game before the other has
+        // called it).
         c_source(
             "two_processes",
-            &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+            &round_robin(TWO_PROCESSES, TWO_PROCESSES_MEET),
         ),
         // Kills its parent when that is the same program (its fork
         // server), when deck 2's first value comes first, and plays on.
@@ -264,7 +277,7 @@ fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_eve
     let decks = deck_file("two_at_start", 23, 3);
     let contestant = c_source(
         "two_at_start",
-        &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+        &round_robin(TWO_PROCESSES, TWO_PROCESSES_MEET),
     );
     let report = eval(&decks, &["--fork-server"], &[contestant]);
     let tested = &report["contestants"][0];
