@@ -18,8 +18,10 @@ pub struct Tier {
     /// The tier's name in messages.
     pub name: &'static str,
     /// Commands that must run, each with an argument it answers (such as
-    /// `--version`). Looked up in the Python tools' virtual environments,
-    /// then on `PATH`, then in /usr/sbin and /sbin.
+    /// `--version`), or `""` for a command that must only be there (Slurm's
+    /// clients answer nothing without a cluster). Looked up in the Python
+    /// tools' virtual environments, then on `PATH`, then in /usr/sbin and
+    /// /sbin.
     pub commands: &'static [(&'static str, &'static str)],
     /// Files that must exist, such as a font.
     pub files: &'static [&'static str],
@@ -149,14 +151,14 @@ pub const PROBLEMTOOLS: Tier = Tier {
 pub const SLURM: Tier = Tier {
     name: "Slurm",
     commands: &[
-        ("munged", "--version"),
-        ("slurmctld", "-V"),
-        ("slurmd", "-V"),
-        ("sbatch", "--version"),
-        ("scontrol", "--version"),
-        ("scancel", "--version"),
-        ("squeue", "--version"),
-        ("sinfo", "--version"),
+        ("munged", ""),
+        ("slurmctld", ""),
+        ("slurmd", ""),
+        ("sbatch", ""),
+        ("scontrol", ""),
+        ("scancel", ""),
+        ("squeue", ""),
+        ("sinfo", ""),
         ("bash", "--version"),
     ],
     files: &[],
@@ -214,10 +216,11 @@ fn lacking(tier: &Tier) -> Vec<String> {
         .or_insert_with(|| {
             let commands = tier.commands.iter().filter(|(command, arg)| {
                 !locate(command).is_some_and(|path| {
-                    Command::new(path)
-                        .arg(arg)
-                        .output()
-                        .is_ok_and(|o| o.status.success())
+                    arg.is_empty()
+                        || Command::new(path)
+                            .arg(arg)
+                            .output()
+                            .is_ok_and(|o| o.status.success())
                 })
             });
             let files = tier.files.iter().filter(|file| !Path::new(file).exists());
