@@ -231,10 +231,10 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
         // Exits before p_startgame.
         c_source("exits_early", "int main(void) { return 0; }\n"),
     ];
-    // The time limit ends the hang's games. 1 s was too short for the
-    // flood's 96 MiB through the output cap on a loaded machine (load 12:
-    // "ok" fresh, a timeout through the server); 5 s costs the hang's
-    // games 4 s more each.
+    // The time limit ends the hang's games. At 1 s the flood's 96 MiB
+    // through the output cap once came out "ok" fresh but not through the
+    // server on a loaded machine (load 12); 5 s costs the hang's games 4 s
+    // more each.
     let extra = [
         "--time-limit",
         "5",
