@@ -4,6 +4,8 @@
 //! read stays here, under the repository's tests/.
 #![allow(dead_code)]
 
+pub mod tier;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -118,38 +120,6 @@ pub fn stderr(output: &Output) -> String {
 /// Whether this is a CI run (`CI=true`, which `.ci/run` exports).
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Checks that `tool` runs (`tool <version_arg>` succeeds), for `what`;
-/// panics with `hint`, how to install it, when it does not. The README
-/// promises that `cargo test --release` runs every test: a missing tool is
-/// a failure, never a skip.
-pub fn require_tool(tool: &str, version_arg: &str, what: &str, hint: &str) {
-    let ok = Command::new(tool)
-        .arg(version_arg)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "{what} needs `{tool}`, which does not run here; install it: {hint} \
-         (the README's Prerequisites list every tool the tests use; .ci/run installs them)"
-    );
-}
-
-/// Checks that Free Pascal runs, for `what`.
-pub fn require_fpc(what: &str) {
-    require_tool("fpc", "-iV", what, "apt-get install fp-compiler");
-}
-
-/// The command `name` of a Python tool installed with pip where the README
-/// and `.ci/run` install such tools: the virtual environments
-/// `target/ci-venv` (`.ci/run`) and `venv` (the README), else `PATH`.
-pub fn venv_tool(name: &str) -> PathBuf {
-    ["target/ci-venv/bin", "venv/bin"]
-        .iter()
-        .map(|dir| root().join(dir).join(name))
-        .find(|path| path.is_file())
-        .unwrap_or_else(|| PathBuf::from(name))
 }
 
 /// Compiles the Pascal program `src` with fpc against bindings/pascal and

@@ -6,6 +6,7 @@
 //! crate's: removing or renaming an export means a new series.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -52,12 +53,6 @@ fn read_list() -> SymbolList {
 
 /// The names `nm -D --defined-only` gives for the freshly built library.
 fn exported() -> BTreeSet<String> {
-    common::require_tool(
-        "nm",
-        "--version",
-        "the ABI check",
-        "apt-get install binutils",
-    );
     let lib = common::lib_dir().join("libpoker.so");
     let output = Command::new("nm")
         .args(["-D", "--defined-only"])
@@ -107,6 +102,7 @@ fn compare(list: &SymbolList, exported: &BTreeSet<String>, version: &str) -> Opt
 
 #[test]
 fn the_library_exports_exactly_the_listed_c_api() {
+    needs!(tier::BINUTILS);
     let list = read_list();
     if let Some(message) = compare(&list, &exported(), env!("CARGO_PKG_VERSION")) {
         panic!("the exported C API changed:\n{message}");
@@ -115,6 +111,7 @@ fn the_library_exports_exactly_the_listed_c_api() {
 
 #[test]
 fn only_the_c_api_prefixes_are_exported() {
+    needs!(tier::BINUTILS);
     let foreign: Vec<_> = exported()
         .into_iter()
         .filter(|name| !PREFIXES.iter().any(|p| name.starts_with(p)))
@@ -145,6 +142,7 @@ fn header_functions() -> BTreeSet<String> {
 
 #[test]
 fn every_export_is_declared_in_the_header_and_the_other_way_round() {
+    needs!(tier::BINUTILS);
     let declared = header_functions();
     assert!(
         declared.len() >= 20,

@@ -4,6 +4,7 @@
 //! deprecated name draws the compiler's deprecation warning.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::process::{Command, Output};
 
 #[test]
@@ -67,6 +68,7 @@ fn header_compiles_as_c99() {
 
 #[test]
 fn header_compiles_as_cpp() {
+    needs!(tier::CPP);
     compiles("c++", "c++98", "cpp");
     compiles("c++", "c++17", "cpp");
 }
@@ -130,12 +132,14 @@ fn using_a_deprecated_name_warns_in_c99() {
 
 #[test]
 fn using_a_deprecated_name_warns_in_cpp() {
+    needs!(tier::CPP);
     each_deprecated_name_warns("c++", "c++98", "cpp");
     each_deprecated_name_warns("c++", "c++17", "cpp");
 }
 
 #[test]
 fn the_current_names_draw_no_warning() {
+    needs!(tier::CPP);
     // The same uses with the names that replace them, and the
     // CamiciaError type (only camicia_simulate_ex's declaration uses it).
     let body = "int main(void) {\n\
@@ -190,6 +194,7 @@ fn a_program_may_silence_the_deprecation_warnings() {
 
 #[test]
 fn a_cpp_program_links_and_plays_a_game() {
+    needs!(tier::CPP);
     let dir = common::scratch("header");
     let src = dir.join("contestant.cpp");
     std::fs::write(

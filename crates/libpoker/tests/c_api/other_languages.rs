@@ -6,6 +6,7 @@
 //! A missing tool fails the test and names the Debian package to install.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -107,12 +108,7 @@ fn go(args: &[&str], dir: &std::path::Path) -> Command {
 
 #[test]
 fn go_example_prints_the_expected_values() {
-    common::require_tool(
-        "go",
-        "version",
-        "the Go example",
-        "apt-get install golang-go",
-    );
+    needs!(tier::GO);
     let dir = build_dir("go");
     let exe = dir.join("libpoker-go");
     let exe_arg = exe.to_str().expect("a UTF-8 path");
@@ -131,13 +127,7 @@ const JNA_JAR: &str = "/usr/share/java/jna.jar";
 
 #[test]
 fn java_example_prints_the_expected_values() {
-    let install = "apt-get install default-jdk-headless libjna-java";
-    common::require_tool("javac", "-version", "the Java example", install);
-    common::require_tool("java", "-version", "the Java example", install);
-    assert!(
-        std::path::Path::new(JNA_JAR).is_file(),
-        "the Java example needs JNA ({JNA_JAR}); install it: {install}"
-    );
+    needs!(tier::JAVA);
     let classes = build_dir("java");
     let mut build = Command::new("javac");
     build
@@ -159,9 +149,7 @@ fn java_example_prints_the_expected_values() {
 
 #[test]
 fn csharp_example_prints_the_expected_values() {
-    let install = "apt-get install mono-mcs mono-runtime";
-    common::require_tool("mcs", "--version", "the C# example", install);
-    common::require_tool("mono", "--version", "the C# example", install);
+    needs!(tier::MONO);
     let exe = build_dir("csharp").join("Example.exe");
     let mut build = Command::new("mcs");
     build
@@ -178,19 +166,8 @@ fn csharp_example_prints_the_expected_values() {
 
 #[test]
 fn javascript_example_prints_the_expected_values() {
-    common::require_tool(
-        "node",
-        "--version",
-        "the JavaScript example",
-        "apt-get install nodejs npm",
-    );
+    needs!(tier::NODE);
     let folder = example("javascript");
-    assert!(
-        folder.join("node_modules/koffi/package.json").is_file(),
-        "the JavaScript example needs koffi as its lock file pins it: run \
-         `npm ci --ignore-scripts` in {} (Debian: apt-get install nodejs npm)",
-        folder.display()
-    );
     let mut node = Command::new("node");
     node.arg("example.js")
         .current_dir(&folder)
@@ -201,12 +178,7 @@ fn javascript_example_prints_the_expected_values() {
 
 #[test]
 fn ruby_example_prints_the_expected_values() {
-    common::require_tool(
-        "ruby",
-        "--version",
-        "the Ruby example",
-        "apt-get install ruby",
-    );
+    needs!(tier::RUBY);
     let mut ruby = Command::new("ruby");
     ruby.arg("-w")
         .arg(example("ruby").join("example.rb"))
@@ -218,7 +190,7 @@ fn ruby_example_prints_the_expected_values() {
 
 #[test]
 fn lua_example_prints_the_expected_values() {
-    common::require_tool("luajit", "-v", "the Lua example", "apt-get install luajit");
+    needs!(tier::LUAJIT);
     let mut luajit = Command::new("luajit");
     luajit
         .arg(example("lua").join("example.lua"))

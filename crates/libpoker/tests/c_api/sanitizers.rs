@@ -7,10 +7,11 @@
 //! the library's game allocated by design, so leak checking is on only for
 //! the programs that return from `main` (tests/c).
 //!
-//! A missing tool (valgrind; gcc brings the sanitizer runtimes) fails these
-//! tests, saying how to install it.
+//! gcc brings the sanitizer runtimes (a missing one fails); the valgrind
+//! runs are the valgrind tier of `common::tier`.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -231,12 +232,7 @@ fn c_tests_and_contestants_run_clean_under_asan_and_ubsan() {
 
 #[test]
 fn c_tests_and_contestants_run_clean_under_valgrind() {
-    common::require_tool(
-        "valgrind",
-        "--version",
-        "valgrind memcheck runs",
-        "Debian package valgrind",
-    );
+    needs!(tier::VALGRIND);
     for case in cases() {
         let exe = build(&case, "valgrind", &["-g"]);
         let exe = exe.to_str().unwrap();
@@ -293,12 +289,7 @@ fn a_heap_overflow_is_caught_by_both() {
         stderr.contains("heap-buffer-overflow") || stderr.contains("runtime error:"),
         "{stderr}"
     );
-    common::require_tool(
-        "valgrind",
-        "--version",
-        "valgrind memcheck runs",
-        "apt-get install valgrind",
-    );
+    needs!(tier::VALGRIND);
     let exe = common::compile_c_file("overflow_valgrind", &src, &["-std=c99", "-g"]);
     let exe = exe.to_str().unwrap();
     let output = run(

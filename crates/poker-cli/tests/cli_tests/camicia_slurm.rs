@@ -7,9 +7,10 @@
 //! run over the whole range. It stops its daemons by pid.
 //!
 //! It needs root (slurmd starts jobs) and Debian's packages `slurmctld
-//! slurmd slurm-client munge`; without them it fails under CI=true and is
-//! skipped, saying so, elsewhere.
+//! slurmd slurm-client munge`: the Slurm tier of `common::tier`.
 
+use crate::common;
+use crate::common::tier::{self, needs};
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -23,46 +24,10 @@ const UNITS: u32 = 4;
 /// The task preempted.
 const VICTIM: u32 = 1;
 
-const TOOLS: [&str; 9] = [
-    "munged",
-    "slurmctld",
-    "slurmd",
-    "sbatch",
-    "scontrol",
-    "scancel",
-    "squeue",
-    "sinfo",
-    "bash",
-];
-
+/// Where `tool` is (`PATH`, then /usr/sbin and /sbin, where Debian puts
+/// the daemons).
 fn find(tool: &str) -> Option<PathBuf> {
-    let path = std::env::var("PATH").unwrap_or_default();
-    path.split(':')
-        .chain(["/usr/sbin", "/sbin"])
-        .map(|dir| Path::new(dir).join(tool))
-        .find(|p| p.is_file())
-}
-
-/// Skips outside CI when something is missing; fails under CI=true.
-fn prerequisites() -> bool {
-    let missing: Vec<&str> = TOOLS.into_iter().filter(|t| find(t).is_none()).collect();
-    let root = rustix::process::geteuid().is_root();
-    if missing.is_empty() && root {
-        return true;
-    }
-    let why = if missing.is_empty() {
-        "this test must run as root (slurmd starts the jobs)".to_string()
-    } else {
-        format!(
-            "missing {}: install with `apt-get install --no-install-recommends slurmctld slurmd slurm-client munge`",
-            missing.join(", ")
-        )
-    };
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("the Slurm test cannot run: {why}");
-    }
-    eprintln!("SKIPPED: the Slurm test cannot run: {why}");
-    false
+    common::tier::locate(tool)
 }
 
 /// The daemons this test started, stopped by pid (TERM, then KILL) when
@@ -266,9 +231,7 @@ fn merge(files: &[PathBuf]) -> Value {
 
 #[test]
 fn a_job_array_with_a_preempted_task_merges_to_the_single_process_result() {
-    if !prerequisites() {
-        return;
-    }
+    needs!(tier::SLURM);
     let began = Instant::now();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("slurm");
     let mut cluster = start(&dir);

@@ -5,12 +5,12 @@
 //! of the same unit, and files damaged on purpose.
 
 use poker_core::camicia::DEAL_COUNT;
-use poker_core::camicia::search::Shard;
+use poker_core::camicia::search::{BLOCK, Shard};
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn poker(args: &[&str]) -> Output {
     crate::common::poker().args(args).output().unwrap()
@@ -186,14 +186,26 @@ fn a_unit_killed_at_random_points_resumes_to_the_same_result() {
     let (mut runs, mut terms, mut kills) = (0, 0, 0);
     loop {
         runs += 1;
+        // Each run gets at least 4 blocks further (of about 180): the unit
+        // ends within 50 runs, however slow the machine.
         assert!(runs < 100, "the unit never finished");
-        let child = crate::common::poker()
+        let from = progress(&checkpoint);
+        let mut child = crate::common::poker()
             .args(&args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(rng.random_range(20..300)));
+        // A random point of the work, not of the clock: once this run has
+        // checkpointed 4 to 12 blocks past where it started (so it has
+        // installed its SIGTERM handler, and got further), or has ended.
+        // The bound only stops a hang.
+        let target = from + rng.random_range(4..=12) * u128::from(BLOCK);
+        let start = Instant::now();
+        while progress(&checkpoint) < target && child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(300), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
         // TERM and KILL in turn, at random moments.
         let term = runs % 2 == 1;
@@ -299,6 +311,16 @@ fn a_resumed_units_summary_rates_only_this_runs_deals() {
         (rate * seconds - (deals - before) as f64).abs() < 1.0,
         "{summary}"
     );
+}
+
+/// How many deals the unit's checkpoint says are done (0 without one).
+fn progress(checkpoint: &Path) -> u128 {
+    let Ok(bytes) = std::fs::read(checkpoint) else {
+        return 0;
+    };
+    let c: Value = serde_json::from_slice(&bytes).expect("a whole checkpoint");
+    let field = |name: &str| c[name].as_str().unwrap().parse::<u128>().unwrap();
+    field("next") - field("start")
 }
 
 #[test]

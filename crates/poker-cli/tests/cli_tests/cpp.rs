@@ -6,23 +6,9 @@
 //! fork server, and in `poker bench`.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn require_tools() {
-    common::require_tool(
-        "c++",
-        "--version",
-        "the C++ contestant tests",
-        "apt-get install g++",
-    );
-    common::require_tool(
-        "bwrap",
-        "--version",
-        "the C++ contestant tests",
-        "apt-get install bubblewrap",
-    );
-}
 
 fn example(path: &str) -> String {
     common::root().join(path).display().to_string()
@@ -53,7 +39,7 @@ fn games(report: &Value) -> Vec<Vec<(String, u64, String)>> {
 
 #[test]
 fn the_cpp_greedy_plays_the_c_greedys_games_fresh_and_through_the_fork_server() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let c = example("c_examples/greedy.c");
     let cpp = example("cpp_examples/greedy.cpp");
     let fresh = crate::evaluator::eval(&["--quiet", "--sandbox", "on", &c, &cpp]);
@@ -80,7 +66,7 @@ fn the_cpp_greedy_plays_the_c_greedys_games_fresh_and_through_the_fork_server() 
 
 #[test]
 fn the_audit_gives_the_cpp_compile_command_in_the_form_of_cs() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let cpp = example("cpp_examples/greedy.cpp");
     let report = crate::evaluator::eval(&["--quiet", "--sandbox", "on", &cpp]);
     let compile = &report["audit"]["compile"][0];
@@ -125,7 +111,7 @@ fn greedy_as(name: &str) -> PathBuf {
 
 #[test]
 fn every_cpp_extension_is_compiled_as_cpp() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let c = example("c_examples/greedy.c");
     let copies: Vec<String> = ["ext_cc.cc", "ext_cxx.cxx", "ext_upper.C"]
         .iter()
@@ -143,7 +129,7 @@ fn every_cpp_extension_is_compiled_as_cpp() {
 
 #[test]
 fn cxx_names_the_cpp_compiler() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let cpp = greedy_as("named_compiler.cpp");
     let output = common::poker()
         .args(["eval", "--json", "--quiet", "--sandbox", "on", "--lib-dir"])
@@ -177,7 +163,7 @@ fn bench(contestant: &str) -> Value {
 
 #[test]
 fn bench_scores_the_cpp_greedy_as_the_c_greedy() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let c = bench(&example("c_examples/greedy.c"));
     let cpp = bench(&example("cpp_examples/greedy.cpp"));
     assert_eq!(cpp["failed"], 0, "{cpp}");
@@ -188,7 +174,7 @@ fn bench_scores_the_cpp_greedy_as_the_c_greedy() {
 
 #[test]
 fn the_cpp_greedy_compiles_without_warnings() {
-    require_tools();
+    needs!(tier::CPP, tier::SANDBOX);
     let output = std::process::Command::new("c++")
         .args([
             "-std=c++17",

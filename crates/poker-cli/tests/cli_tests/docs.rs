@@ -1,8 +1,9 @@
 //! Every C, Pascal and Python example in README.md and docs/bindings.md
-//! compiles and runs against the fresh library (without fpc or python3 the
-//! test fails, saying how to install it).
+//! compiles and runs against the fresh library (the Pascal and Python ones
+//! in the Pascal and Python tiers of `common::tier`).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::process::{Command, Output};
 
 /// The fenced blocks of `file` whose info string is `lang`.
@@ -56,7 +57,7 @@ fn c_examples_in_the_docs_run() {
 
 #[test]
 fn pascal_examples_in_the_docs_run() {
-    common::require_fpc("the Pascal examples of the docs");
+    needs!(tier::PASCAL);
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "pascal").iter().enumerate() {
@@ -77,12 +78,7 @@ fn pascal_examples_in_the_docs_run() {
 
 #[test]
 fn python_examples_in_the_docs_run() {
-    common::require_tool(
-        "python3",
-        "--version",
-        "the Python examples of the docs",
-        "Debian package python3",
-    );
+    needs!(tier::PYTHON);
     let mut count = 0;
     for file in FILES {
         for (i, block) in blocks(file, "python").iter().enumerate() {

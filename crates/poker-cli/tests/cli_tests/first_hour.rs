@@ -4,6 +4,7 @@
 //! prebuilt program without its library scores 0.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 
 use serde_json::Value;
 use std::io::Write;
@@ -57,13 +58,7 @@ fn eval_json(extra: &[&str], contestants: &[&Path]) -> (Value, String) {
 
 #[test]
 fn contestants_sharing_a_stem_are_named_by_their_file_names() {
-    common::require_fpc("contestants' names");
-    common::require_tool(
-        "python3",
-        "--version",
-        "contestants' names",
-        "apt-get install python3",
-    );
+    needs!(tier::PASCAL, tier::PYTHON);
     let root = common::root();
     let paths = [
         root.join("c_examples/greedy.c"),
@@ -84,7 +79,7 @@ fn contestants_sharing_a_stem_are_named_by_their_file_names() {
 
 #[test]
 fn a_pascal_compile_error_names_the_contestants_own_file() {
-    common::require_fpc("Pascal diagnostics");
+    needs!(tier::PASCAL);
     let dir = common::scratch("first_hour");
     let source = dir.join("mine.pas");
     // Line 5, column 3: an identifier that does not exist.
@@ -131,12 +126,6 @@ fn the_warning_for_a_c_source_that_does_not_compile_names_the_error() {
 
 #[test]
 fn canonical_decks_hash_to_the_audits_sha256_for_a_hand_written_file() {
-    common::require_tool(
-        "sha256sum",
-        "--version",
-        "the decks' hash",
-        "apt-get install coreutils",
-    );
     // The first built-in deck written by hand: lower case, tens as 10,
     // extra spaces, a comment and blank lines.
     let hand = "# my secret deck\n\njs 10d kc qs 9c ad 9d qc jd ks 10h jh 9s jc 10s 10c kd ah ac kh as qd 9h qh  \n\n";
@@ -260,12 +249,7 @@ fn bench_help_does_not_speak_of_a_decks_option_it_lacks() {
 
 #[test]
 fn a_prebuilt_program_without_the_lib_dir_library_is_told_how_to_pass_it() {
-    common::require_tool(
-        "bwrap",
-        "--version",
-        "the sandbox",
-        "apt-get install bubblewrap",
-    );
+    needs!(tier::SANDBOX);
     // greedy linked against a copy of the library in a folder that
     // --lib-dir does not name: the sandbox gives it only --lib-dir's.
     let elsewhere = common::scratch("first_hour").join("elsewhere");

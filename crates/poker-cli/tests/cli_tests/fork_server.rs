@@ -8,6 +8,7 @@
 //! contest's rules.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use poker_core::contest::ContestDeck;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -91,26 +92,14 @@ fn same_both_ways(decks: &Path, extra: &[&str], contestants: &[PathBuf], boards:
     fresh
 }
 
-fn require_sandbox() {
-    common::require_tool(
-        "bwrap",
-        "--version",
-        "the fork-server tests",
-        "apt-get install bubblewrap",
-    );
-}
-
 #[test]
 fn the_examples_play_the_same_games_with_a_fork_server() {
-    require_sandbox();
+    needs!(tier::SANDBOX, tier::PYTHON, tier::PASCAL);
     let mut contestants = vec![
         common::root().join("c_examples/greedy.c"),
         common::root().join("python_examples/greedy.py"),
     ];
-    common::require_fpc("the Pascal example under the fork server");
-    {
-        contestants.push(common::root().join("pascal_examples/greedy.pas"));
-    }
+    contestants.push(common::root().join("pascal_examples/greedy.pas"));
     let decks = deck_file("examples", 2024, 30);
     let fresh = same_both_ways(&decks, &[], &contestants, true);
     for (name, tests) in &fresh {
@@ -128,6 +117,18 @@ fn c_source(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Before p_startgame: the program forks, keeping a pipe each way between
+/// its two processes.
+const TWO_PROCESSES: &str = "int there[2], back[2], out, in; char x; \
+    if (pipe(there) != 0 || pipe(back) != 0) return 9; \
+    if (fork() == 0) { out = there[1]; in = back[0]; } else { out = back[1]; in = there[0]; }";
+/// After the first look: each process waits for the other to get there
+/// too (an event, not a pause: however slow the machine, both have called
+/// p_startgame before either places a card). The evaluator ends the game
+/// at the second p_startgame, so neither gets past this.
+const TWO_PROCESSES_MEET: &str =
+    "if (i == 1 && (write(out, \"x\", 1) != 1 || read(in, &x, 1) != 1)) return 9;";
+
 /// A round-robin game around `HOOK`, which runs after each look with the
 /// card in `v`, `c` and the card's number in `i`.
 fn round_robin(before: &str, hook: &str) -> String {
@@ -142,7 +143,7 @@ fn round_robin(before: &str, hook: &str) -> String {
 
 #[test]
 fn hostile_contestants_score_the_same_with_a_fork_server() {
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let count = 8;
     let decks = deck_file("hostile", 77, count);
     // Each case is triggered by the first card of one deck: (value, color).
@@ -205,11 +206,12 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
                 ),
             ),
         ),
-        // Two processes both call p_startgame (then wait a little, so
-        // that neither plays a whole game before the other has called it).
+        // Two processes both call p_startgame (and meet after their first
+        // look, so that neither plays a whole game before the other has
+        // called it).
         c_source(
             "two_processes",
-            &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+            &round_robin(TWO_PROCESSES, TWO_PROCESSES_MEET),
         ),
         // Kills its parent when that is the same program (its fork
         // server), when deck 2's first value comes first, and plays on.
@@ -229,9 +231,13 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
         // Exits before p_startgame.
         c_source("exits_early", "int main(void) { return 0; }\n"),
     ];
+    // The time limit ends the hang's games. At 1 s the flood's 96 MiB
+    // through the output cap once came out "ok" fresh but not through the
+    // server on a loaded machine (load 12); 5 s costs the hang's games 4 s
+    // more each.
     let extra = [
         "--time-limit",
-        "1",
+        "5",
         "--cpu-limit",
         "10",
         "--memory-limit",
@@ -271,11 +277,11 @@ fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_eve
     // Its second process would be frozen with the server during each
     // game, so its own p_startgame could come only after a game was
     // judged: the server is not used, and every game is a fresh process.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let decks = deck_file("two_at_start", 23, 3);
     let contestant = c_source(
         "two_at_start",
-        &round_robin("(void)fork();", "if (i == 1) usleep(50000);"),
+        &round_robin(TWO_PROCESSES, TWO_PROCESSES_MEET),
     );
     let report = eval(&decks, &["--fork-server"], &[contestant]);
     let tested = &report["contestants"][0];
@@ -292,7 +298,7 @@ fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_eve
 
 #[test]
 fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
-    require_sandbox();
+    needs!(tier::SANDBOX, tier::PYTHON, tier::PASCAL);
     let decks = deck_file("buffered", 5, 3);
     let c = c_source(
         "buffered",
@@ -311,7 +317,6 @@ fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
     )
     .unwrap();
     let mut contestants = vec![c, py];
-    common::require_fpc("the Pascal unit's flush under the fork server");
     {
         let pas = common::scratch("fork_server").join("buffered.pas");
         std::fs::write(
@@ -359,7 +364,7 @@ fn bench(contestant: &Path, flags: &[&str]) -> Value {
 
 #[test]
 fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let greedy = common::root().join("c_examples/greedy.c");
     let forked = bench(&greedy, &[]);
     let fresh = bench(&greedy, &["--fresh-processes"]);
@@ -401,7 +406,7 @@ fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
 
 #[test]
 fn python_games_of_one_server_draw_different_random_numbers() {
-    require_sandbox();
+    needs!(tier::SANDBOX, tier::PYTHON);
     // os.fork re-seeds `random` in each child; a raw fork() would not.
     let decks = deck_file("random", 11, 4);
     let py = common::scratch("fork_server").join("draws.py");
@@ -434,7 +439,7 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
     // its child plays, so the work is never done and the game times out.
     // Either way the game scores 0. The C program and its Python twin (a
     // thread of the interpreter).
-    require_sandbox();
+    needs!(tier::SANDBOX, tier::PYTHON);
     let decks = deck_file("cpu_offload", 11, 2);
     let contestants = [
         common::root().join("tests/contestants/hostile/cpu_offload.c"),
@@ -471,7 +476,7 @@ fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     // The child sees all 20 cards, kills its server and exits before the
     // last placement: that game is judged as played (incomplete, 0), as
     // exiting early is in a fresh process, not dealt again in one.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let decks = deck_file("abandon", 21, 3);
     let contestant = common::root().join("tests/contestants/hostile/abandon_game.c");
     let fresh = games(&eval(&decks, &[], std::slice::from_ref(&contestant)));
@@ -488,7 +493,7 @@ fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
 fn memory_shared_with_the_server_counts_towards_the_games_limit() {
     // 40 MiB touched before p_startgame and 40 MiB after, on a 64 MiB
     // limit: the game is over its limit both ways.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let decks = deck_file("memory_split", 31, 2);
     let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
     let extra = ["--memory-limit", "64"];
@@ -508,7 +513,7 @@ fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
     // evaluator never sees its end: that game's stderr is lost, and the
     // server is given up for fresh processes rather than waited for after
     // every game.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let decks = deck_file("hold_fds", 41, 4);
     let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
     let report = eval(&decks, &["--fork-server"], &[contestant]);
@@ -537,7 +542,7 @@ fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
     // 2 s of CPU work before p_startgame on a 1 s CPU-time limit: over the
     // limit in every fresh process, so a fork server that did it once is
     // not used, and every game is judged as in a fresh process.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let decks = deck_file("precompute", 51, 2);
     let contestant = common::root().join("tests/contestants/hostile/precompute.c");
     let extra = ["--time-limit", "10", "--cpu-limit", "1"];
@@ -556,7 +561,7 @@ fn a_server_that_works_between_games_is_given_up() {
     // Its thread computes whenever the server is not frozen, and each
     // child waits 1 s before it speaks: the server is given up after its
     // first game, and the rest are played in fresh processes.
-    require_sandbox();
+    needs!(tier::SANDBOX);
     let contestant = common::root().join("tests/contestants/hostile/work_between_games.c");
     let output = crate::common::poker()
         .args(["bench", "--json", "--quiet", "--games", "4", "--seed", "9"])

@@ -6,22 +6,13 @@
 //! rpath: it runs with LD_LIBRARY_PATH pointing at the temporary prefix,
 //! which the loader does not search) and statically with `--static`
 //! (Libs.private), and the installed Python module finds the installed
-//! library. Without make, pkg-config, patchelf or readelf the tests fail,
-//! saying how to install them.
+//! library. They need make, pkg-config, patchelf and readelf (the
+//! install tier of `common::tier`).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::path::Path;
 use std::process::Command;
-
-fn require(tool: &str, test: &str) {
-    let package = if tool == "readelf" { "binutils" } else { tool };
-    common::require_tool(
-        tool,
-        "--version",
-        test,
-        &format!("apt-get install {package}"),
-    );
-}
 
 /// The `version = "..."` of Cargo.toml's [package], read as text.
 fn cargo_toml_version() -> String {
@@ -121,10 +112,7 @@ int main(void) {
 
 #[test]
 fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
-    let test = "an_installed_prefix_builds_a_c_program_through_pkg_config";
-    require("make", test);
-    require("pkg-config", test);
-    require("patchelf", test);
+    needs!(tier::INSTALL);
     let prefix = common::scratch("install").join("prefix");
     let said = install(&prefix);
     // A prefix the loader does not search: make says how to link.
@@ -133,7 +121,6 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
         prefix.display()
     );
     assert!(said.contains(&hint), "{said}");
-    require("readelf", test);
     let soname = soname();
     let file = format!("libpoker.so.{}", cargo_toml_version());
     let lib = prefix.join("lib");
@@ -306,10 +293,7 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
 
 #[test]
 fn the_installed_python_module_finds_the_installed_library() {
-    let test = "the_installed_python_module_finds_the_installed_library";
-    require("make", test);
-    require("patchelf", test);
-    require("python3", test);
+    needs!(tier::INSTALL, tier::PYTHON);
     let prefix = common::scratch("install").join("prefix-python");
     install(&prefix);
     let output = Command::new("python3")
@@ -335,9 +319,7 @@ fn the_installed_python_module_finds_the_installed_library() {
 // install runs ldconfig, and gives no linking hint.
 #[test]
 fn an_install_into_a_searched_prefix_runs_ldconfig() {
-    let test = "an_install_into_a_searched_prefix_runs_ldconfig";
-    require("make", test);
-    require("patchelf", test);
+    needs!(tier::INSTALL);
     let dir = common::scratch("install").join("ldconfig");
     let _ = std::fs::remove_dir_all(&dir);
     let bin = dir.join("bin");

@@ -8,6 +8,7 @@
 //! rule, and a stolen reply makes the contestant break a rule on purpose.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -169,14 +170,14 @@ fn the_c_client_keeps_prints_and_reads_off_the_channel() {
 
 #[test]
 fn the_cpp_client_keeps_prints_and_reads_off_the_channel() {
-    common::require_tool("g++", "--version", "the C++ client", "Debian package g++");
+    needs!(tier::CPP);
     let exe = build_c("cpp", "g++", "noisy.cpp", "-std=gnu++17");
     assert_scored_32_quietly(&judge("cpp", Command::new(exe)), "C++");
 }
 
 #[test]
 fn the_pascal_client_keeps_prints_and_reads_off_the_channel() {
-    common::require_fpc("the Pascal client");
+    needs!(tier::PASCAL);
     let dir = folder("pascal");
     std::fs::copy(include("pascal").join("poker.pp"), dir.join("poker.pp")).unwrap();
     std::fs::copy(
@@ -215,6 +216,7 @@ fn python_folder(case: &str, name: &str) -> PathBuf {
 
 #[test]
 fn the_python_client_keeps_prints_and_reads_off_the_channel() {
+    needs!(tier::PYTHON);
     // The contestant's file is the one the judge runs (it sorts first).
     let dir = python_folder("python", "a.py");
     let mut command = Command::new("python3");
@@ -224,6 +226,7 @@ fn the_python_client_keeps_prints_and_reads_off_the_channel() {
 
 #[test]
 fn the_python_client_run_as_the_main_file_launches_the_contestant() {
+    needs!(tier::PYTHON);
     // The client sorts first, so the judge runs it: it runs zz.py.
     let dir = python_folder("python-launcher", "zz.py");
     let mut command = Command::new("python3");

@@ -4,6 +4,7 @@
 //! it what `poker eval` gives it on the same decks.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -12,26 +13,9 @@ use std::process::Command;
 
 /// problemtools' `verifyproblem`, where the README (`venv`) or `.ci/run`
 /// (`target/ci-venv`) installs it, else on PATH, with the tools it runs;
-/// panics, saying how to install them, when one is missing.
+/// the problemtools and Pascal tiers.
 fn verifyproblem() -> PathBuf {
-    let tool = common::venv_tool("verifyproblem");
-    let what = "verifying the problem package";
-    common::require_tool(
-        tool.to_str().unwrap(),
-        "--version",
-        what,
-        "python3 -m venv venv && venv/bin/pip install problemtools==1.20260907",
-    );
-    common::require_tool("pypy3", "--version", what, "apt-get install pypy3");
-    common::require_tool(
-        "pdflatex",
-        "--version",
-        what,
-        "apt-get install --no-install-recommends texlive-latex-recommended texlive-fonts-recommended texlive-latex-extra texlive-luatex texlive-plain-generic lmodern tidy dvisvgm",
-    );
-    common::require_tool("dvisvgm", "--version", what, "apt-get install dvisvgm");
-    common::require_fpc(what);
-    tool
+    common::tier::locate("verifyproblem").expect("the problemtools tier has verifyproblem")
 }
 
 /// `poker eval` totals by source path, on `decks`, unconfined (the
@@ -88,6 +72,7 @@ fn judged(log: &str) -> BTreeMap<String, (String, Option<u64>)> {
 
 #[test]
 fn verifyproblem_judges_a_fresh_package_as_poker_eval_scores_it() {
+    needs!(tier::PROBLEMTOOLS, tier::PASCAL);
     let verifyproblem = verifyproblem();
     let root = common::root();
     let decks = root.join("tests/data/judge/decks.txt");

@@ -1,10 +1,11 @@
 //! The Free Pascal binding (bindings/pascal/poker.pas): a contestant written
 //! as in the contest text compiles and plays in the fpc, tp, objfpc and
 //! delphi modes with no output lost through a pipe, and `poker eval` builds
-//! and scores `.pas` contestants. Skipped, saying so, when fpc is missing
-//! (Debian: `apt-get install fp-compiler`; .ci/run installs it).
+//! and scores `.pas` contestants. They need fpc (the Pascal tier;
+//! Debian: `apt-get install fp-compiler`; .ci/run installs it).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -87,31 +88,31 @@ fn plays_in_mode(mode: &str, integer_bytes: usize) {
 
 #[test]
 fn contest_text_contestant_plays_in_default_fpc_mode() {
-    common::require_fpc("contest_text_contestant_plays_in_default_fpc_mode");
+    needs!(tier::PASCAL);
     plays_in_mode("fpc", 2);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_tp_mode() {
-    common::require_fpc("contest_text_contestant_plays_in_tp_mode");
+    needs!(tier::PASCAL);
     plays_in_mode("tp", 2);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_objfpc_mode() {
-    common::require_fpc("contest_text_contestant_plays_in_objfpc_mode");
+    needs!(tier::PASCAL);
     plays_in_mode("objfpc", 4);
 }
 
 #[test]
 fn contest_text_contestant_plays_in_delphi_mode() {
-    common::require_fpc("contest_text_contestant_plays_in_delphi_mode");
+    needs!(tier::PASCAL);
     plays_in_mode("delphi", 4);
 }
 
 #[test]
 fn a_broken_rule_stops_a_pascal_contestant_with_its_message() {
-    common::require_fpc("a_broken_rule_stops_a_pascal_contestant_with_its_message");
+    needs!(tier::PASCAL);
     // The contest text's example of an illegal order: 1, 2, 3, 1.
     let source = "program bad;
 uses Poker;
@@ -154,7 +155,7 @@ fn eval(contestants: &[PathBuf], env: &[(&str, &str)]) -> Value {
 
 #[test]
 fn poker_eval_scores_the_pascal_greedy_like_its_c_twin() {
-    common::require_fpc("poker_eval_scores_the_pascal_greedy_like_its_c_twin");
+    needs!(tier::PASCAL);
     let root = common::root();
     let json = eval(
         &[

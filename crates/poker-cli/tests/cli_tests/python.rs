@@ -2,15 +2,12 @@
 //! the freshly built library: its unit tests (game API, hands, header codes,
 //! the shared FreeCell vectors), a Python contestant's output surviving the
 //! library's exit() with PYTHONUNBUFFERED unset, and `poker eval` scoring a
-//! `.py` contestant like its C twin. Without python3 they fail, saying how to install it.
+//! `.py` contestant like its C twin. They need python3 (the Python tier).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use serde_json::Value;
 use std::process::{Command, Output};
-
-fn require_python(test: &str) {
-    common::require_tool("python3", "--version", test, "apt-get install python3");
-}
 
 /// python3 with the binding importable and the fresh library named, stdout
 /// a pipe, PYTHONUNBUFFERED removed (this machine exports it, which would
@@ -38,7 +35,7 @@ fn python(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 #[test]
 fn python_module_unit_tests_pass() {
-    require_python("python_module_unit_tests_pass");
+    needs!(tier::PYTHON);
     let output = python(&["-m", "unittest", "-v", "test_libpoker"], &[]);
     let report = common::stderr(&output);
     assert!(output.status.success(), "{report}");
@@ -70,7 +67,7 @@ for i in range(1, 21):
 
 #[test]
 fn a_python_contestant_loses_no_output_at_the_final_exit() {
-    require_python("a_python_contestant_loses_no_output_at_the_final_exit");
+    needs!(tier::PYTHON);
     let output = python(
         &["-c", &contestant("p_place")],
         &[("POKER_DECK", SEED_DECK)],
@@ -88,7 +85,7 @@ fn a_python_contestant_loses_no_output_at_the_final_exit() {
 fn without_the_binding_flush_the_same_contestant_loses_its_output() {
     // The control for the test above: placing through the raw C function
     // skips the flush, and Python's buffered lines die with exit().
-    require_python("without_the_binding_flush_the_same_contestant_loses_its_output");
+    needs!(tier::PYTHON);
     let output = python(
         &["-c", &contestant("libpoker._load().p_place")],
         &[("POKER_DECK", SEED_DECK)],
@@ -101,7 +98,7 @@ fn without_the_binding_flush_the_same_contestant_loses_its_output() {
 
 #[test]
 fn a_python_rule_break_stops_with_the_rule() {
-    require_python("a_python_rule_break_stops_with_the_rule");
+    needs!(tier::PYTHON);
     let script = "from libpoker import p_startgame, p_look, p_place
 p_startgame()
 for column in (1, 2, 3, 1):
@@ -120,7 +117,7 @@ for column in (1, 2, 3, 1):
 
 #[test]
 fn poker_eval_scores_the_python_greedy_like_its_c_twin() {
-    require_python("poker_eval_scores_the_python_greedy_like_its_c_twin");
+    needs!(tier::PYTHON);
     let root = common::root();
     let output = crate::common::poker()
         .args(["eval", "--json", "--lib-dir"])
@@ -145,7 +142,7 @@ fn poker_eval_scores_the_python_greedy_like_its_c_twin() {
 
 #[test]
 fn a_python_contestant_ending_early_is_told_so() {
-    require_python("a_python_contestant_ending_early_is_told_so");
+    needs!(tier::PYTHON);
     let script = "from libpoker import p_startgame, p_look, p_place
 p_startgame()
 p_look()

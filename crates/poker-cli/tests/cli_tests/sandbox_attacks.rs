@@ -5,9 +5,10 @@
 //! ATTACK line in its stderr, the score round robin gets on the same deck,
 //! the other contestants' scores unchanged, exit 0 and a full JSON report.
 //!
-//! Needs bubblewrap: these tests fail, not skip, without it.
+//! Needs bubblewrap and root (the sandbox tier of `common::tier`).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use poker_core::contest::{Board, ContestDeck};
 use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
@@ -21,17 +22,6 @@ use std::time::{Duration, Instant};
 const DECK: &str = "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH";
 /// Enough of the deck to recognise it in a message.
 const DECK_PART: &str = "TH 9H QS 9S TD";
-
-fn require_bwrap() {
-    let ok = Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "bubblewrap (`bwrap`) is required by the sandbox tests: install the Debian package bubblewrap"
-    );
-}
 
 /// Round robin's score on DECK from the scorer (card k goes to column k % 4),
 /// not from running anything.
@@ -50,7 +40,6 @@ pub(crate) struct Scratch {
 }
 
 pub(crate) fn scratch(test: &str) -> Scratch {
-    require_bwrap();
     let dir = common::scratch(&format!("attacks/{test}"));
     let deck = dir.join("deck.txt");
     std::fs::write(&deck, format!("{DECK}\n")).unwrap();
@@ -376,6 +365,7 @@ fn marker() -> String {
 // expected: round robin's score from the scorer, for both.
 #[test]
 fn read_deck_file_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("read_deck_file_on");
     let json = on(&s, &[], &[&hostile("read_deck_file.c"), &roundrobin()]);
     assert_blocked(&json, "read_deck_file");
@@ -384,6 +374,7 @@ fn read_deck_file_is_blocked() {
 // read_deck_file unsandboxed; expected: the deck line of the test's deck file.
 #[test]
 fn read_deck_file_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("read_deck_file_off");
     let json = off(&s, &[], &[&hostile("read_deck_file.c"), &roundrobin()]);
     let stderr = stderr_of(&json, "read_deck_file");
@@ -395,6 +386,7 @@ fn read_deck_file_works_without_the_sandbox() {
 // round robin's score from the scorer, the marker nowhere in the report.
 #[test]
 fn read_parent_memory_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("read_parent_memory_on");
     let marker = marker();
     let mut cmd = command(
@@ -416,6 +408,7 @@ fn read_parent_memory_is_blocked() {
 // from environ and from mem.
 #[test]
 fn read_parent_memory_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("read_parent_memory_off");
     let marker = marker();
     let mut cmd = command(
@@ -444,6 +437,7 @@ fn read_parent_memory_works_without_the_sandbox() {
 // never in state T, round robin's score from the scorer.
 #[test]
 fn stop_parent_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("stop_parent_on");
     let cmd = command(
         &s,
@@ -466,6 +460,7 @@ fn stop_parent_is_blocked() {
 // a full report.
 #[test]
 fn stop_parent_is_stopped_by_plain_modes_pid_namespace() {
+    needs!(tier::SANDBOX);
     let s = scratch("stop_parent_off");
     let cmd = command(
         &s,
@@ -500,6 +495,7 @@ fn output_pid_hint(json: &Value, name: &str) -> String {
 // score from the scorer, a full report.
 #[test]
 fn kill_parent_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("kill_parent_on");
     let json = on(&s, &[], &[&hostile("kill_parent.c"), &roundrobin()]);
     assert_blocked(&json, "kill_parent");
@@ -510,6 +506,7 @@ fn kill_parent_is_blocked() {
 // evaluator alive with a full report.
 #[test]
 fn kill_parent_is_stopped_by_plain_modes_pid_namespace() {
+    needs!(tier::SANDBOX);
     let s = scratch("kill_parent_off");
     let json = off(&s, &[], &[&hostile("kill_parent.c"), &roundrobin()]);
     let evaluator = format!("cannot kill pid {}", output_pid_hint(&json, "kill_parent"));
@@ -520,6 +517,7 @@ fn kill_parent_is_stopped_by_plain_modes_pid_namespace() {
 // expected: round robin, evaluated after it, keeps its score from the scorer.
 #[test]
 fn overwrite_others_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("overwrite_others_on");
     let json = on(&s, &[], &[&hostile("overwrite_others.c"), &roundrobin()]);
     assert_blocked(&json, "overwrite_others");
@@ -529,6 +527,7 @@ fn overwrite_others_is_blocked() {
 // first card (incomplete, 0).
 #[test]
 fn overwrite_others_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("overwrite_others_off");
     let json = off(&s, &[], &[&hostile("overwrite_others.c"), &roundrobin()]);
     assert_contains(
@@ -545,6 +544,7 @@ fn overwrite_others_works_without_the_sandbox() {
 // file left in the machine's /tmp.
 #[test]
 fn share_tmp_is_blocked() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("share_tmp_on");
     let _ = std::fs::remove_file(SHARED);
@@ -565,6 +565,7 @@ fn share_tmp_is_blocked() {
 // deck) in the reader's LEAK.
 #[test]
 fn share_tmp_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("share_tmp_off");
     let _ = std::fs::remove_file(SHARED);
@@ -589,6 +590,7 @@ fn share_tmp_works_without_the_sandbox() {
 // from the scorer for round robin.
 #[test]
 fn incbin_deck_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("incbin_deck_on");
     let json = on(
         &s,
@@ -606,6 +608,7 @@ fn incbin_deck_is_blocked() {
 // incbin_deck unsandboxed; expected: the test's deck line in its LEAK.
 #[test]
 fn incbin_deck_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("incbin_deck_off");
     let json = off(
         &s,
@@ -622,6 +625,7 @@ fn incbin_deck_works_without_the_sandbox() {
 // reason without the deck; round robin's score from the scorer.
 #[test]
 fn include_deck_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("include_deck_on");
     let json = on(
         &s,
@@ -638,6 +642,7 @@ fn include_deck_is_blocked() {
 // quoting the test's deck line.
 #[test]
 fn include_deck_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("include_deck_off");
     let json = off(
         &s,
@@ -664,6 +669,7 @@ fn ptmx_source(s: &Scratch) -> PathBuf {
 // bounded time; round robin's score from the scorer.
 #[test]
 fn include_ptmx_is_stopped_by_the_compile_time_limit() {
+    needs!(tier::SANDBOX);
     let s = scratch("include_ptmx_on");
     let source = ptmx_source(&s);
     let rr = roundrobin();
@@ -681,7 +687,10 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(20) {
+    // Stops at the event (the evaluation ends); the bound, far past the
+    // 2 s limit and a loaded machine's compile of round robin, only stops
+    // a hang.
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(10));
     }
     let finished = child.try_wait().unwrap().is_some();
@@ -706,9 +715,11 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
 }
 
 // include_ptmx unsandboxed (default compile limit, 30 s); expected: the
-// evaluator still busy after 4 s (then this test kills it and the compiler).
+// compiler blocked on /dev/ptmx with the evaluator waiting for it (then
+// this test kills both).
 #[test]
 fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("include_ptmx_off");
     let source = ptmx_source(&s);
     let mut cmd = command(&s, "off", true, &[], &[&source, &roundrobin()]);
@@ -718,20 +729,57 @@ fn include_ptmx_hangs_the_compiler_without_the_sandbox() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(4));
+    // The event: a process of this evaluation (its command line names the
+    // test's TMPDIR) holding /dev/ptmx open, asleep on it. The bound only
+    // stops a test whose compiler never gets there.
+    let start = Instant::now();
+    let blocked = loop {
+        if let Some(pid) = blocked_on_ptmx(s.tmp.to_str().unwrap()) {
+            break Some(pid);
+        }
+        if child.try_wait().unwrap().is_some() || start.elapsed() > Duration::from_secs(120) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
     let finished = child.try_wait().unwrap();
     kill_group(&child);
     let _ = child.wait();
     // The compiler (in a session of its own) reads a copy of the source in
     // the evaluator's scratch folder, under this test's TMPDIR.
     kill_mentioning(s.tmp.to_str().unwrap());
+    assert!(blocked.is_some(), "no compiler blocked on /dev/ptmx");
     assert!(finished.is_none(), "the evaluator finished: {finished:?}");
+}
+
+/// A sleeping process whose command line holds `needle` and which has
+/// /dev/ptmx open, if any.
+fn blocked_on_ptmx(needle: &str) -> Option<i32> {
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let asleep = stat[stat.rfind(')')? + 2..].starts_with('S');
+            let holds_ptmx = std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .ok()?
+                .flatten()
+                .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+                .any(|target| {
+                    target == Path::new("/dev/ptmx") || target == Path::new("/dev/pts/ptmx")
+                });
+            (String::from_utf8_lossy(&cmdline).contains(needle) && asleep && holds_ptmx)
+                .then_some(pid)
+        })
 }
 
 // memory_hog (touches 1 GiB) under the default 256 MiB limit; expected:
 // status memory, 0; round robin's score from the scorer for round robin.
 #[test]
 fn memory_hog_is_stopped_by_the_memory_limit() {
+    needs!(tier::SANDBOX);
     let s = scratch("memory_hog_on");
     let json = on(&s, &[], &[&hostile("memory_hog.c"), &roundrobin()]);
     assert_plays_like_roundrobin(&json, "roundrobin");
@@ -743,6 +791,7 @@ fn memory_hog_is_stopped_by_the_memory_limit() {
 // memory_hog unsandboxed; expected: accepted, round robin's score from the scorer.
 #[test]
 fn memory_hog_is_accepted_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("memory_hog_off");
     let json = off(&s, &[], &[&hostile("memory_hog.c")]);
     assert_contains(stderr_of(&json, "memory_hog"), "ATTACK: succeeded: touched");
@@ -755,6 +804,7 @@ fn memory_hog_is_accepted_without_the_sandbox() {
 // Sandbox on only: unsandboxed it would fill the machine's process table.
 #[test]
 fn fork_bomb_is_held_to_the_process_limit() {
+    needs!(tier::SANDBOX);
     let s = scratch("fork_bomb_on");
     let start = Instant::now();
     let json = on(
@@ -782,6 +832,7 @@ fn fork_bomb_is_held_to_the_process_limit() {
 // score from the scorer in the ranking row and the JSON.
 #[test]
 fn terminal_writer_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("terminal_writer_on");
     let attacker = hostile("terminal_writer.c");
     let (status, seen) = run_on_terminal(command(&s, "on", false, &[], &[&attacker]));
@@ -802,6 +853,7 @@ fn terminal_writer_is_blocked() {
 // terminal_writer unsandboxed; expected: "FAKE RANKING" on the terminal.
 #[test]
 fn terminal_writer_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("terminal_writer_off");
     let cmd = command(&s, "off", false, &[], &[&hostile("terminal_writer.c")]);
     let (_, seen) = run_on_terminal(cmd);
@@ -813,6 +865,7 @@ fn terminal_writer_works_without_the_sandbox() {
 // score from the scorer under the intact name in the JSON.
 #[test]
 fn escape_name_shows_nothing_raw_in_either_mode() {
+    needs!(tier::SANDBOX);
     let name = "evil\x1b[2Jname\n     1  forged          999      10\nx";
     for mode in ["on", "off"] {
         let s = scratch(&format!("escape_name_{mode}"));
@@ -842,6 +895,7 @@ fn escape_name_shows_nothing_raw_in_either_mode() {
 // descriptors) blocked; expected: round robin's score from the scorer.
 #[test]
 fn snoop_files_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("snoop_files_on");
     let json = on(&s, &[], &[&hostile("snoop_files.c"), &roundrobin()]);
     assert_blocked(&json, "snoop_files");
@@ -852,6 +906,7 @@ fn snoop_files_is_blocked() {
 // deck.txt.
 #[test]
 fn snoop_files_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("snoop_files_off");
     let rr = roundrobin();
     let json = off(&s, &[], &[&hostile("snoop_files.c"), &rr]);
@@ -880,6 +935,7 @@ fn notes(dir: &Path) -> [PathBuf; 3] {
 // from the scorer.
 #[test]
 fn write_outside_is_blocked() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("write_outside_on");
     let notes = notes(&s.dir);
@@ -894,6 +950,7 @@ fn write_outside_is_blocked() {
 // write_outside unsandboxed; expected: the three files exist afterwards.
 #[test]
 fn write_outside_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("write_outside_off");
     let notes = notes(&s.dir);
@@ -909,6 +966,7 @@ fn write_outside_works_without_the_sandbox() {
 // robin's score from the scorer.
 #[test]
 fn network_is_blocked() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("network_on");
     let (tcp, unix) = listeners();
@@ -925,6 +983,7 @@ fn network_is_blocked() {
 // with network.c's greeting.
 #[test]
 fn network_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("network_off");
     let (tcp, unix) = listeners();
@@ -947,6 +1006,7 @@ fn network_works_without_the_sandbox() {
 // robin's score from the scorer.
 #[test]
 fn ptrace_parent_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("ptrace_parent_on");
     let json = on(&s, &[], &[&hostile("ptrace_parent.c"), &roundrobin()]);
     assert_blocked(&json, "ptrace_parent");
@@ -957,6 +1017,7 @@ fn ptrace_parent_is_blocked() {
 // such process".
 #[test]
 fn ptrace_parent_is_stopped_by_plain_modes_pid_namespace() {
+    needs!(tier::SANDBOX);
     let s = scratch("ptrace_parent_off");
     let json = off(&s, &[], &[&hostile("ptrace_parent.c"), &roundrobin()]);
     let pid = output_pid_hint(&json, "ptrace_parent");
@@ -994,6 +1055,7 @@ const DENIED: &[&str] = &[
 // that must keep working work, round robin's score from the scorer.
 #[test]
 fn denied_calls_fail_with_eperm() {
+    needs!(tier::SANDBOX);
     let s = scratch("denied_calls_on");
     let json = on(&s, &[], &[&hostile("denied_calls.c"), &roundrobin()]);
     assert_blocked(&json, "denied_calls");
@@ -1014,6 +1076,7 @@ fn denied_calls_fail_with_eperm() {
 // denied_calls unsandboxed; expected: an ATTACK line for each call.
 #[test]
 fn denied_calls_work_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("denied_calls_off");
     let json = off(&s, &[], &[&hostile("denied_calls.c"), &roundrobin()]);
     let stderr = stderr_of(&json, "denied_calls");
@@ -1027,6 +1090,7 @@ fn denied_calls_work_without_the_sandbox() {
 // the scorer.
 #[test]
 fn keyring_relay_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("keyring_relay_on");
     let spy = hostile("keyring_spy.c");
     let friend = hostile("keyring_friend.c");
@@ -1039,6 +1103,7 @@ fn keyring_relay_is_blocked() {
 // the cards the spy was dealt (the spy's own ATTACK line, the same text).
 #[test]
 fn keyring_relay_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("keyring_relay_off");
     let spy = hostile("keyring_spy.c");
     let friend = hostile("keyring_friend.c");
@@ -1096,6 +1161,7 @@ fn with_organiser_key(mut cmd: Command, marker: &str) -> Command {
 // robin's score from the scorer.
 #[test]
 fn session_keyring_is_not_shared() {
+    needs!(tier::SANDBOX);
     let s = scratch("session_keyring_on");
     let marker = marker();
     let cmd = command(
@@ -1115,6 +1181,7 @@ fn session_keyring_is_not_shared() {
 // evaluator's session keyring.
 #[test]
 fn session_keyring_is_read_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("session_keyring_off");
     let marker = marker();
     let cmd = command(
@@ -1136,6 +1203,7 @@ fn session_keyring_is_read_without_the_sandbox() {
 // SIGSEGV for the second (what their sources do).
 #[test]
 fn exit_139_is_an_exit_status_and_a_segfault_a_signal() {
+    needs!(tier::SANDBOX);
     for mode in ["on", "off"] {
         let s = scratch(&format!("exit_139_{mode}"));
         let segfault = common::root().join("tests/contestants/segfault.c");
@@ -1167,6 +1235,7 @@ fn exit_139_is_an_exit_status_and_a_segfault_a_signal() {
 // files are limited to a little more than it).
 #[test]
 fn disk_fill_stops_at_the_output_cap() {
+    needs!(tier::SANDBOX);
     for mode in ["on", "off"] {
         let s = scratch(&format!("disk_fill_{mode}"));
         let json = eval_json(command(&s, mode, true, &[], &[&hostile("disk_fill.c")]));
@@ -1186,6 +1255,7 @@ fn disk_fill_stops_at_the_output_cap() {
 // the spy encoded; all three score round robin's score from the scorer.
 #[test]
 fn page_cache_probes_are_blocked() {
+    needs!(tier::SANDBOX);
     let _channel = CHANNEL_FILE.lock().unwrap_or_else(|e| e.into_inner());
     let s = scratch("page_cache_on");
     let spy = hostile("pagecache_spy.c");
@@ -1219,6 +1289,7 @@ fn page_cache_probes_are_blocked() {
 // encoded (the spy's own ATTACK line), through another contestant's game.
 #[test]
 fn page_cache_channel_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _channel = CHANNEL_FILE.lock().unwrap_or_else(|e| e.into_inner());
     let s = scratch("page_cache_off");
     let spy = hostile("pagecache_spy.c");
@@ -1248,6 +1319,7 @@ fn evict(path: &str) {
 // score.
 #[test]
 fn page_cache_cannot_be_probed_through_pagemap() {
+    needs!(tier::SANDBOX);
     let _channel = CHANNEL_FILE.lock().unwrap_or_else(|e| e.into_inner());
     let s = scratch("pagemap_on");
     evict(CHANNEL);
@@ -1269,6 +1341,7 @@ fn page_cache_cannot_be_probed_through_pagemap() {
 // first card, read from the page cache with no denied call.
 #[test]
 fn pagemap_channel_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _channel = CHANNEL_FILE.lock().unwrap_or_else(|e| e.into_inner());
     let s = scratch("pagemap_off");
     evict(CHANNEL);

@@ -5,6 +5,7 @@
 //! in a virtual machine: tests/vm/cgroup2.sh.)
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Output, Stdio};
 
@@ -131,6 +132,7 @@ fn a_named_cgroup_that_cannot_be_used_is_an_error() {
 // rlimits and says so once on stderr and in the JSON's limits.
 #[test]
 fn an_automatic_fallback_is_one_warning_line_and_recorded() {
+    needs!(tier::SANDBOX);
     // The other user runs copies of the command, its library and the
     // contestant in a folder anyone may read: the clone may sit in one
     // that only root can enter (as `mktemp -d` makes them).

@@ -10,6 +10,7 @@
 //! between two games, are ignored tests (`cargo test --release -p
 //! poker-cli --test cli_tests sandbox_machine_wide -- --ignored`).
 
+use crate::common::tier::{self, needs};
 use crate::sandbox_attacks::{
     assert_contains, assert_plays_like_roundrobin, hostile, machine, off, on, roundrobin, scratch,
     stderr_of,
@@ -24,6 +25,7 @@ const FIRST_CARD_CODE: u32 = (3 - 1) * 4 + (4 - 1);
 // make a socket, both score round robin's score.
 #[test]
 fn port_table_relay_is_blocked() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("port_table_on");
     let json = on(
@@ -50,6 +52,7 @@ fn port_table_relay_is_blocked() {
 // reads the code the spy wrote (its first card) from the shared table.
 #[test]
 fn port_table_is_shared_across_network_namespaces_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("port_table_off");
     let json = off(&s, &[], &[&hostile("port_table_spy.c"), &roundrobin()]);
@@ -67,6 +70,7 @@ fn port_table_is_shared_across_network_namespaces_without_the_sandbox() {
 #[test]
 #[ignore]
 fn port_table_relay_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("port_table_relay_off");
     let json = off(
@@ -88,6 +92,7 @@ fn port_table_relay_works_without_the_sandbox() {
 // choice; both score round robin's score.
 #[test]
 fn socket_cookie_relay_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("socket_cookie_on");
     let json = on(
         &s,
@@ -110,6 +115,7 @@ fn socket_cookie_relay_is_blocked() {
 // namespace gets the cookie the spy set up (its first card).
 #[test]
 fn socket_cookies_are_shared_across_network_namespaces_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("socket_cookie_off");
     let json = off(&s, &[], &[&hostile("socket_cookie_spy.c"), &roundrobin()]);
@@ -129,6 +135,7 @@ fn socket_cookies_are_shared_across_network_namespaces_without_the_sandbox() {
 #[test]
 #[ignore]
 fn socket_cookie_relay_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let _machine = machine();
     let s = scratch("socket_cookie_relay_off");
     let json = off(
@@ -148,6 +155,7 @@ fn socket_cookie_relay_works_without_the_sandbox() {
 // vsock sandboxed; expected: no vsock socket, no /dev/vsock.
 #[test]
 fn vsock_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("vsock_on");
     let json = on(&s, &[], &[&hostile("vsock.c"), &roundrobin()]);
     assert_plays_like_roundrobin(&json, "vsock");
@@ -159,6 +167,7 @@ fn vsock_is_blocked() {
 // vsock unconfined; expected: the socket is created.
 #[test]
 fn vsock_works_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("vsock_off");
     let json = off(&s, &[], &[&hostile("vsock.c"), &roundrobin()]);
     assert_contains(stderr_of(&json, "vsock"), "ATTACK: vsock socket created");
@@ -170,6 +179,7 @@ fn vsock_works_without_the_sandbox() {
 // remains, see the threat model).
 #[test]
 fn inode_counter_relay_is_blocked() {
+    needs!(tier::SANDBOX);
     let s = scratch("inode_on");
     let json = on(
         &s,
@@ -195,6 +205,7 @@ fn inode_counter_relay_is_blocked() {
 // reads it through a pipe, a socket and /proc.
 #[test]
 fn inode_counter_is_moved_and_read_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("inode_off");
     let json = off(
         &s,
@@ -214,6 +225,7 @@ fn inode_counter_is_moved_and_read_without_the_sandbox() {
 // namespace_ids sandboxed; expected: no id read, no mountinfo.
 #[test]
 fn namespace_ids_are_out_of_reach() {
+    needs!(tier::SANDBOX);
     let s = scratch("namespace_ids_on");
     let json = on(&s, &[], &[&hostile("namespace_ids.c"), &roundrobin()]);
     assert_plays_like_roundrobin(&json, "namespace_ids");
@@ -228,6 +240,7 @@ fn namespace_ids_are_out_of_reach() {
 // root's mount id are read.
 #[test]
 fn namespace_ids_are_read_without_the_sandbox() {
+    needs!(tier::SANDBOX);
     let s = scratch("namespace_ids_off");
     let json = off(&s, &[], &[&hostile("namespace_ids.c"), &roundrobin()]);
     let stderr = stderr_of(&json, "namespace_ids");

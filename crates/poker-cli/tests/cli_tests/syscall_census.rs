@@ -12,6 +12,7 @@
 //! without them.
 
 use crate::common;
+use crate::common::tier::{self, needs};
 use poker_judge::sandbox::calls::{REFUSED_ON_PURPOSE, game_calls};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -250,15 +251,7 @@ fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
 // call refused.
 #[test]
 fn every_shipped_contestant_runs_under_the_allow_list_as_it_runs_unconfined() {
-    common::require_tool(
-        "bwrap",
-        "--version",
-        "the census",
-        "apt-get install bubblewrap",
-    );
-    common::require_tool("strace", "-V", "the census", "apt-get install strace");
-    common::require_fpc("the census");
-    common::require_tool("g++", "--version", "the census", "apt-get install g++");
+    needs!(tier::SANDBOX, tier::STRACE, tier::PASCAL, tier::CPP);
     let dir = common::scratch("syscall_census");
     let mut c = files("c_examples", "c");
     c.extend(files("tests/contestants", "c"));

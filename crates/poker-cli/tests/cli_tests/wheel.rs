@@ -5,17 +5,18 @@
 //! contestant in practice mode, and the `poker` command found on PATH
 //! running `poker eval` with the package's own library and header.
 //!
-//! Without a wheel the test fails under CI=true (where `.ci/run` builds
-//! it) and elsewhere says on stderr how to build one.
+//! It needs a wheel (the wheel tier of `common::tier`, which says how to
+//! build one; `.ci/run` builds it).
 
 use crate::common;
+use crate::common::tier::{self, needs};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The newest `target/wheels/libpoker-*.whl`, if any.
-fn wheel() -> Option<PathBuf> {
+/// The newest `target/wheels/libpoker-*.whl`.
+fn wheel() -> PathBuf {
     let dir = common::root().join("target/wheels");
     let mut wheels: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)
         .into_iter()
@@ -29,22 +30,8 @@ fn wheel() -> Option<PathBuf> {
         .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
         .collect();
     wheels.sort();
-    let found = wheels.pop().map(|(_, p)| p);
-    let hint = "build it after `cargo build --release` with \
-                `python3 -m venv venv && venv/bin/pip install setuptools==80.9.0 setuptools-rust==1.13.0 wheel==0.48.0 && \
-                venv/bin/pip wheel --no-build-isolation --no-deps -w target/wheels .`";
-    if found.is_none() {
-        assert!(
-            !common::in_ci(),
-            "no wheel in {} ({hint}), and CI must test it",
-            dir.display()
-        );
-        eprintln!(
-            "SKIPPED the wheel test: no wheel in {} ({hint})",
-            dir.display()
-        );
-    }
-    found
+    let (_, newest) = wheels.pop().expect("the wheel tier has a wheel");
+    newest
 }
 
 /// `command` run with the environment of a user who activated `venv` and
@@ -87,13 +74,8 @@ const DECK: &str = "JS TD KC QS 9C AD 9D QC JD KS TH JH 9S JC TS TC KD AH AC KH 
 
 #[test]
 fn the_wheel_installed_alone_gives_the_module_the_contest_functions_and_poker_eval() {
-    common::require_tool(
-        "python3",
-        "--version",
-        "the wheel test",
-        "Debian package python3-venv",
-    );
-    let Some(wheel) = wheel() else { return };
+    needs!(tier::WHEEL);
+    let wheel = wheel();
     let scratch = common::scratch("wheel");
     let venv = scratch.join("venv");
     let _ = std::fs::remove_dir_all(&venv);

@@ -69,7 +69,7 @@ pub struct Contestant {
 
 /// The most lines of compiler diagnostics kept for a contestant that does
 /// not compile.
-pub(crate) const DIAGNOSTIC_LINES: usize = 20;
+pub const DIAGNOSTIC_LINES: usize = 20;
 
 /// Where compiled contestants go and what they link against.
 #[derive(Debug)]

@@ -7,7 +7,7 @@
 //! CPU-time rlimit (set on the child from here) and, in the sandbox, its
 //! own cgroup (the child is moved into it before it is told `OK` to its
 //! `S`), its own status, CPU time and peak memory; it is judged by the same
-//! rules as a game in a fresh process ([`super::conclude`]).
+//! rules as a game in a fresh process.
 //!
 //! A program that does not answer as a server (an older library, a program
 //! that exits or calls another function before `p_startgame`) has played

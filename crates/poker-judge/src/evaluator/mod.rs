@@ -316,8 +316,10 @@ pub(crate) fn signal_name(signal: i32) -> String {
 /// stays flat however many games). With `config.fork_server`, each job
 /// runs one fork server of the program ([`fork_server`]); otherwise each
 /// game is a fresh process. Each job's thread, and so the programs it
-/// starts, runs on a CPU of its own ([`affinity`]). Used to measure a contestant on many random
-/// decks (`poker bench`). Returns where the games were played.
+/// starts, runs on a CPU of its own (the evaluator and the program take
+/// turns on it, so each card's round trip is a direct switch). Used to
+/// measure a contestant on many random decks (`poker bench`). Returns where
+/// the games were played.
 ///
 /// Any program that speaks the protocol (docs/protocol.md) on its channel
 /// plays; here a shell script placing round robin, unconfined, on the
@@ -421,7 +423,8 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// calling `on_game` after each game, and ranks the results (each
 /// contestant's games in deck order). Each game also carries its deck's
 /// hindsight optimum (the best possible score). The games run on one CPU
-/// ([`affinity`]), the calling thread's CPU set is restored after.
+/// (shared by the evaluator and the program, as in [`play_many`]), the
+/// calling thread's CPU set is restored after.
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],

@@ -1,7 +1,8 @@
 //! The jail of `poker_judge::sandbox`, through real bubblewrap: what a program
 //! inside can see and do, its limits, and how its ending is reported.
-//! These tests fail when bubblewrap is missing: the evaluator needs it.
+//! They need bubblewrap and root (the sandbox tier of `common::tier`).
 
+use crate::common::tier::{self, needs};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -138,23 +139,32 @@ fn status_field(pid: u32, key: &str) -> Option<String> {
 
 #[test]
 fn program_runs_as_the_leased_uid_without_capabilities_seen_from_outside() {
+    needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
     let uid = jail.uid().expect("the tests run as root: a uid is leased");
     assert!(DEFAULT_UID_RANGE.contains(&uid));
+    // `cat` waits on its standard input, so it lives until the test closes
+    // that, whatever the load.
     let mut child = jail
-        .command(Path::new("/bin/sleep"), &["1".into()], &[])
+        .command(Path::new("/bin/cat"), &[], &[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(3);
-    let pid = loop {
-        if let Some(pid) = jail.program_pid() {
-            break pid;
+    // Polls for the events: bwrap reports its process in the namespaces,
+    // and a process of the jail's cgroup has exec'd `cat`. The bound, far
+    // past a loaded machine's start-up, only stops a hang.
+    let cat =
+        |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default() == "cat\n";
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (pid, mut pids) = loop {
+        let pids = jail.cgroup().expect("a cgroup here").pids();
+        if let Some(pid) = jail.program_pid().filter(|_| pids.iter().any(cat)) {
+            break (pid, pids);
         }
-        assert!(Instant::now() < deadline, "bwrap never reported its child");
+        assert!(Instant::now() < deadline, "the program never started");
         std::thread::sleep(Duration::from_millis(5));
     };
-    std::thread::sleep(Duration::from_millis(100)); // let sleep exec
-    let mut pids = jail.cgroup().expect("a cgroup here").pids();
     pids.push(pid);
     for pid in pids {
         let want = format!("{uid}\t{uid}\t{uid}\t{uid}");
@@ -166,11 +176,13 @@ fn program_runs_as_the_leased_uid_without_capabilities_seen_from_outside() {
             Some("0000000000000000".into())
         );
     }
+    drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
 }
 
 #[test]
 fn proc_shows_only_the_jails_own_processes() {
+    needs!(tier::SANDBOX);
     let run = sh("ls /proc");
     let pids: Vec<u32> = run.stdout.lines().filter_map(|l| l.parse().ok()).collect();
     assert!(pids.contains(&1), "{}", run.stdout);
@@ -179,6 +191,7 @@ fn proc_shows_only_the_jails_own_processes() {
 
 #[test]
 fn network_has_only_loopback() {
+    needs!(tier::SANDBOX);
     let run = sh("cat /proc/net/dev");
     let names: Vec<&str> = run
         .stdout
@@ -192,6 +205,7 @@ fn network_has_only_loopback() {
 
 #[test]
 fn host_files_outside_the_binds_are_invisible() {
+    needs!(tier::SANDBOX);
     let secret = private_dir("poker-sandbox-test-").unwrap();
     fs::write(secret.path().join("secret"), "x").unwrap();
     let host_tmp = Path::new("/tmp").join(format!("poker-sandbox-visible-{}", std::process::id()));
@@ -209,6 +223,7 @@ fn host_files_outside_the_binds_are_invisible() {
 
 #[test]
 fn nothing_outside_tmp_is_writable() {
+    needs!(tier::SANDBOX);
     let run = sh("for d in / /usr /etc /dev /proc /game; do \
          touch $d/x 2>/dev/null && echo WROTE $d; done; touch /tmp/x && echo tmp ok");
     assert_eq!(run.stdout, "tmp ok\n", "{}", run.stderr);
@@ -216,6 +231,7 @@ fn nothing_outside_tmp_is_writable() {
 
 #[test]
 fn tmp_is_capped_at_tmp_size_with_enospc() {
+    needs!(tier::SANDBOX);
     let limits = Limits {
         tmp_size: 1 << 20,
         ..Limits::default()
@@ -235,6 +251,7 @@ fn tmp_is_capped_at_tmp_size_with_enospc() {
 
 #[test]
 fn memory_past_the_limit_is_oom_killed() {
+    needs!(tier::SANDBOX);
     let limits = Limits {
         memory: 64 << 20,
         ..Limits::default()
@@ -249,6 +266,7 @@ fn memory_past_the_limit_is_oom_killed() {
 
 #[test]
 fn fork_stops_at_the_process_limit_with_eagain() {
+    needs!(tier::SANDBOX);
     let limits = Limits {
         processes: 16,
         ..Limits::default()
@@ -268,6 +286,7 @@ fn fork_stops_at_the_process_limit_with_eagain() {
 
 #[test]
 fn open_stops_at_the_file_limit_with_emfile() {
+    needs!(tier::SANDBOX);
     let limits = Limits {
         open_files: 20,
         ..Limits::default()
@@ -283,6 +302,7 @@ fn open_stops_at_the_file_limit_with_emfile() {
 
 #[test]
 fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
+    needs!(tier::SANDBOX);
     let limits = Limits {
         cpu: Duration::from_secs(1),
         ..Limits::default()
@@ -298,6 +318,7 @@ fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
 
 #[test]
 fn signal_death_is_decoded() {
+    needs!(tier::SANDBOX);
     let run = run_in(
         &jail(&Limits::default(), &program_mounts("segv")),
         "/game/segv",
@@ -308,12 +329,14 @@ fn signal_death_is_decoded() {
 
 #[test]
 fn exit_code_is_reported() {
+    needs!(tier::SANDBOX);
     assert_eq!(sh("exit 1").outcome.ending, Ending::Exited(1));
     assert_eq!(sh("true").outcome.ending, Ending::Exited(0));
 }
 
 #[test]
 fn bwrap_failing_to_start_is_reported_as_such() {
+    needs!(tier::SANDBOX);
     let mounts = Mounts {
         rw_binds: vec![("/nonexistent/poker".into(), "/game/x".into())],
         ..Mounts::default()
@@ -327,6 +350,7 @@ fn bwrap_failing_to_start_is_reported_as_such() {
 
 #[test]
 fn a_program_under_a_private_folder_runs() {
+    needs!(tier::SANDBOX);
     let dir = private_dir("poker-sandbox-prog-").unwrap();
     assert_eq!(
         fs::metadata(dir.path()).unwrap().permissions().mode() & 0o777,
@@ -344,6 +368,7 @@ fn a_program_under_a_private_folder_runs() {
 
 #[test]
 fn limits_are_enforced_by_a_cgroup_here() {
+    needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
     let reports = jail.limit_reports();
     let by = |name| &reports.iter().find(|r| r.name == name).unwrap().enforcement;
@@ -378,6 +403,7 @@ fn machines_cgroup_version() -> u8 {
 
 #[test]
 fn the_cgroup_version_is_the_one_the_machine_offers() {
+    needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
     let want = Enforcement::Cgroup {
         version: machines_cgroup_version(),
@@ -392,6 +418,7 @@ fn the_cgroup_version_is_the_one_the_machine_offers() {
 
 #[test]
 fn dropping_the_jail_kills_the_game_and_removes_its_cgroup() {
+    needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
     let folders = jail.cgroup().expect("a cgroup here").folders().to_vec();
     assert!(!folders.is_empty() && folders.iter().all(|f| f.is_dir()));
@@ -445,6 +472,7 @@ fn dropping_the_jail_kills_the_game_and_removes_its_cgroup() {
 
 #[test]
 fn descriptor_3_of_the_caller_is_readable_inside() {
+    needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
     let (read, write) = std::io::pipe().unwrap();
     let mut write = write;
@@ -478,6 +506,7 @@ const TEST_RANGE: std::ops::Range<u32> = 2_000_000_990..2_000_000_992;
 #[test]
 #[ignore = "a helper process of leases_are_exclusive_across_processes"]
 fn lease_helper() {
+    needs!(tier::SANDBOX);
     assert!(
         std::env::var_os("POKER_LEASE_HELPER").is_some(),
         "lease_helper runs only as the helper process of leases_are_exclusive_across_processes"
@@ -489,6 +518,7 @@ fn lease_helper() {
 
 #[test]
 fn leases_are_exclusive_across_processes() {
+    needs!(tier::SANDBOX);
     let mut helper = Command::new(std::env::current_exe().unwrap())
         .args([
             "--ignored",
