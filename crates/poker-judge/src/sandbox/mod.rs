@@ -160,8 +160,8 @@ pub use bwrap::{
     BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
 };
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, FreezerKeepalive, GameCgroup, SUPERVISOR_LEAF,
-    fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, CgroupShape, FreezerKeepalive, GameCgroup, SERVER_LEAF,
+    SUPERVISOR_LEAF, fallback as cgroup_fallback,
 };
 pub use error::SandboxError;
 pub use fds::close_inherited_on_exec;
