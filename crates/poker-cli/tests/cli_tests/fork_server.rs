@@ -26,7 +26,9 @@ use std::time::Duration;
 /// The decks `ContestDeck::shuffled(seed + i)`, i = 1..=count (the name
 /// only tells the tests apart where they are called).
 fn test_decks(_name: &str, seed: u64, count: u64) -> Vec<ContestDeck> {
-    (1..=count).map(|i| ContestDeck::shuffled(seed + i)).collect()
+    (1..=count)
+        .map(|i| ContestDeck::shuffled(seed + i))
+        .collect()
 }
 
 /// What `poker eval --json --quiet --sandbox on FLAGS... CONTESTANTS...`
@@ -99,7 +101,12 @@ fn games(report: &Value) -> Games {
 /// same status and score, and with `boards` the same board; returns the
 /// fresh-process games. (A game that breaks a rule in one way may have
 /// placed cards before the evaluator saw the break in the other.)
-fn same_both_ways(decks: &[ContestDeck], extra: &[&str], contestants: &[PathBuf], boards: bool) -> Games {
+fn same_both_ways(
+    decks: &[ContestDeck],
+    extra: &[&str],
+    contestants: &[PathBuf],
+    boards: bool,
+) -> Games {
     let fresh = eval(decks, extra, contestants);
     let mut forked_args = extra.to_vec();
     forked_args.push("--fork-server");
@@ -653,7 +660,14 @@ fn a_memfd_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with
     require_sandbox();
     let hoard = common::root().join("tests/contestants/hostile/memfd_hoard.c");
     let output = crate::common::poker()
-        .args(["eval", "--json", "--quiet", "--sandbox", "on", "--fork-server"])
+        .args([
+            "eval",
+            "--json",
+            "--quiet",
+            "--sandbox",
+            "on",
+            "--fork-server",
+        ])
         .args(["--memory-limit", "64", "--lib-dir"])
         .arg(common::lib_dir())
         .arg(&hoard)
@@ -669,12 +683,20 @@ fn a_memfd_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with
     let held = hoards(&stderr);
     assert!(held.iter().any(|&n| n >= 24), "{stderr}");
     assert!(held.iter().all(|&n| n <= 64), "{stderr}");
-    let statuses: Vec<&str> = tests.iter().map(|t| t["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> = tests
+        .iter()
+        .map(|t| t["status"].as_str().unwrap())
+        .collect();
     assert!(statuses.contains(&"memory"), "{statuses:?}");
-    assert!(statuses.iter().all(|s| *s == "ok" || *s == "memory"), "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| *s == "ok" || *s == "memory"),
+        "{statuses:?}"
+    );
 
     let output = crate::common::poker()
-        .args(["bench", "--quiet", "--games", "10", "--seed", "3", "--jobs", "1"])
+        .args([
+            "bench", "--quiet", "--games", "10", "--seed", "3", "--jobs", "1",
+        ])
         .args(["--sandbox", "on", "--memory-limit", "64", "--lib-dir"])
         .arg(common::lib_dir())
         .arg(&hoard)
@@ -683,7 +705,13 @@ fn a_memfd_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with
     assert!(output.status.success(), "{}", common::stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
     // bench shows each kind of failure with its stderr.
-    assert!(text.contains("game: memory") || text.contains("games: memory"), "{text}");
-    assert!(!text.contains("violation") && !text.contains("ATTACK"), "{text}");
+    assert!(
+        text.contains("game: memory") || text.contains("games: memory"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("violation") && !text.contains("ATTACK"),
+        "{text}"
+    );
     assert!(hoards(&text).iter().all(|&n| n <= 64), "{text}");
 }

@@ -49,7 +49,7 @@ impl Server {
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
         let setup = match setup::set_up(
-            &super::server_jail(&self.running, self.jail()),
+            &self.setup_jail(),
             &self.process,
             ordered.pid,
             &config.limits,

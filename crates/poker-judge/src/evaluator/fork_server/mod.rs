@@ -33,7 +33,7 @@ use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, Ser
 use poker_protocol::{Received, Transport};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::Pid;
-use setup::{SERVER_CPU_HARD, SandboxJail, ServerProcess};
+use setup::{LimitSetter, SERVER_CPU_HARD, SandboxJail, ServerProcess};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
 
@@ -116,6 +116,8 @@ pub(crate) struct Server {
     channel: OwnedFd,
     /// The server's own process, proven a process of its jail.
     process: ServerProcess,
+    /// Sets its processes' CPU-time limits where the evaluator cannot.
+    limit_setter: Option<LimitSetter>,
     /// Keeps the v1 freezer cheap to use around each game.
     _freezer_keepalive: Option<FreezerKeepalive>,
 }
@@ -203,10 +205,13 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     let Some(jail) = running.cgroup() else {
         return unfit(running, "the fork server's jail has no cgroup");
     };
-    let process = sender
-        .flatten()
-        .and_then(Pid::from_raw)
-        .and_then(|pid| ServerProcess::prove(&server_jail(&running, jail), pid));
+    let process = sender.flatten().and_then(Pid::from_raw).and_then(|pid| {
+        let jail = SandboxJail {
+            cgroup: jail,
+            as_user: None,
+        };
+        ServerProcess::prove(&jail, pid)
+    });
     let Some(process) = process else {
         return unfit(
             running,
@@ -214,10 +219,12 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         );
     };
     let freezer_keepalive = jail.freezer_keepalive();
+    let limit_setter = running.leased_uid().map(LimitSetter::new);
     let server = Server {
         running,
         channel,
         process,
+        limit_setter,
         _freezer_keepalive: freezer_keepalive,
     };
     // What the program did before p_startgame counts towards every
@@ -245,14 +252,6 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     Started::Server(Box::new(server))
 }
 
-/// The jail of a server `running` with the cgroup `jail`, for [`setup`].
-fn server_jail<'a>(running: &Running, jail: &'a GameCgroup) -> SandboxJail<'a> {
-    SandboxJail {
-        cgroup: jail,
-        uid: running.leased_uid(),
-    }
-}
-
 /// What one game through the server gave.
 enum Served {
     /// The game was played (its result), and whether the server is still
@@ -272,6 +271,14 @@ impl Server {
         self.running
             .cgroup()
             .expect("a fork server is started only in a jail with a cgroup")
+    }
+
+    /// The server's jail, for setting a game up.
+    fn setup_jail(&self) -> SandboxJail<'_> {
+        SandboxJail {
+            cgroup: self.jail(),
+            as_user: self.limit_setter.as_ref(),
+        }
     }
 
     /// How many processes of the program its jail (the server's cgroup)

@@ -19,9 +19,10 @@
 
 use crate::sandbox::{GameCgroup, Limits};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
-use rustix::process::{Gid, Pid, PidfdFlags, Resource, Rlimit, Uid, pidfd_open};
+use rustix::process::{Gid, Pid, PidfdFlags, Resource, Rlimit, Uid, pidfd_open, prlimit};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The least memory limit a game's cgroup is given (1 MiB), whatever its
@@ -59,33 +60,46 @@ pub(crate) trait Jailer {
     fn limit_cpu(&self, pid: Pid, soft: u64, hard: u64) -> io::Result<()>;
 }
 
-/// The sandbox's cgroups of a fork server's jail, whose processes run as
-/// `uid` (the uid its jail leased, and equal gid) when the evaluator is root.
+/// The sandbox's cgroups of a fork server's jail, and what sets the CPU-time
+/// limits of its processes when the evaluator cannot itself.
 pub(crate) struct SandboxJail<'a> {
     pub(crate) cgroup: &'a GameCgroup,
-    pub(crate) uid: Option<u32>,
+    pub(crate) as_user: Option<&'a LimitSetter>,
 }
 
-/// Sets the CPU-time limit of the process `pid`. Another user's process
-/// takes `CAP_SYS_RESOURCE`, which a root evaluator may lack (in a
-/// container), or the same ids: then a thread of its own, whose ids become
-/// `uid`'s (a thread's ids are its own at the system-call level), sets it.
-fn prlimit_cpu(pid: Pid, limit: Rlimit, uid: Option<u32>) -> io::Result<()> {
-    let set = || rustix::process::prlimit(Some(pid), Resource::Cpu, limit).map(|_| ());
-    match (set(), uid) {
-        (Err(rustix::io::Errno::PERM), Some(uid)) => std::thread::scope(|scope| {
-            let as_user = scope.spawn(|| {
-                let (user, group) = (Uid::from_raw(uid), Gid::from_raw(uid));
-                rustix::thread::set_thread_res_gid(group, group, group)?;
-                rustix::thread::set_thread_res_uid(user, user, user)?;
-                set()
-            });
-            as_user
-                .join()
-                .unwrap_or(Err(rustix::io::Errno::PERM))
-                .map_err(io::Error::from)
-        }),
-        (set, _) => set.map_err(io::Error::from),
+/// A thread whose ids are those of a jail's processes (the uid its jail
+/// leased, and equal gid), which sets their CPU-time limits: `prlimit` on
+/// another user's process takes `CAP_SYS_RESOURCE`, which a root
+/// evaluator may lack (in a container), or the same ids, and a thread's
+/// ids are its own at the system-call level. It ends with this handle.
+pub(crate) struct LimitSetter {
+    orders: mpsc::Sender<(Pid, Rlimit)>,
+    results: mpsc::Receiver<io::Result<()>>,
+}
+
+impl LimitSetter {
+    /// The thread for the processes of `uid`.
+    pub(crate) fn new(uid: u32) -> LimitSetter {
+        let (orders, orders_rx) = mpsc::channel::<(Pid, Rlimit)>();
+        let (results_tx, results) = mpsc::channel();
+        std::thread::spawn(move || {
+            let (user, group) = (Uid::from_raw(uid), Gid::from_raw(uid));
+            let ids = rustix::thread::set_thread_res_gid(group, group, group)
+                .and_then(|()| rustix::thread::set_thread_res_uid(user, user, user));
+            for (pid, limit) in orders_rx {
+                let set = ids.and_then(|()| prlimit(Some(pid), Resource::Cpu, limit).map(|_| ()));
+                if results_tx.send(set.map_err(io::Error::from)).is_err() {
+                    break;
+                }
+            }
+        });
+        LimitSetter { orders, results }
+    }
+
+    fn set(&self, pid: Pid, limit: Rlimit) -> io::Result<()> {
+        let gone = || io::Error::other("the thread setting limits is gone");
+        self.orders.send((pid, limit)).map_err(|_| gone())?;
+        self.results.recv().map_err(|_| gone())?
     }
 }
 
@@ -125,7 +139,10 @@ impl Jailer for SandboxJail<'_> {
             current: Some(soft),
             maximum: Some(hard),
         };
-        prlimit_cpu(pid, limit, self.uid)
+        match (prlimit(Some(pid), Resource::Cpu, limit), self.as_user) {
+            (Err(rustix::io::Errno::PERM), Some(as_user)) => as_user.set(pid, limit),
+            (set, _) => set.map(|_| ()).map_err(io::Error::from),
+        }
     }
 }
 
