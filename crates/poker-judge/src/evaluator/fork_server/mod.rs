@@ -134,9 +134,9 @@ enum Started {
 }
 
 /// The limits the server process itself starts under: the game's, with a
-/// CPU-time limit of its own that each game's set-up moves to what the
-/// server has used plus a game's limit (see [`setup`]), below a hard limit
-/// that stays.
+/// CPU-time limit of its own that is set, once it says hello and then for
+/// each next game, to what the server has used plus a game's limit (see
+/// [`setup`]), below a hard limit that stays.
 fn server_limits(limits: &Limits) -> Limits {
     Limits {
         cpu: Duration::from_secs(SERVER_CPU_HARD - 1),
@@ -237,6 +237,11 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
             "the program used {:.1} s of CPU time before p_startgame, over the game's limit",
             before.as_secs_f64()
         ));
+    }
+    // Its first child inherits its CPU-time limit.
+    if let Err(why) = setup::bound_server(&server.setup_jail(), &server.process, &config.limits) {
+        server.close();
+        return Started::Unfit(why);
     }
     // Another process of the program would be frozen with the server
     // while each game is played, so whether it called p_startgame too

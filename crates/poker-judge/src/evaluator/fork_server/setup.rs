@@ -187,6 +187,34 @@ fn parent_of(pid: Pid) -> Option<Pid> {
     Pid::from_raw(ppid.trim().parse().ok()?)
 }
 
+/// Sets the server's CPU-time limit (which its next child inherits) to
+/// what its jail has used and a game's limit, its jail frozen: the server
+/// then holds its pid.
+fn limit_server(jail: &impl Jailer, server: &ServerProcess, limits: &Limits) -> Result<(), String> {
+    let used = jail.cpu_used().unwrap_or_default();
+    let soft = used.as_secs() + 1 + limits.cpu_seconds();
+    let set = match running(server.pidfd.as_fd()) {
+        true => jail.limit_cpu(server.pid, soft, SERVER_CPU_HARD),
+        false => Err(io::Error::other("the server has exited")),
+    };
+    set.map_err(|e| format!("the server's CPU-time limit could not be set: {e}"))
+}
+
+/// Gives a server just started the CPU-time limit its first child will
+/// inherit ([`set_up`] moves it for each next child), freezing its jail
+/// meanwhile; the error says why it could not.
+pub(crate) fn bound_server(
+    jail: &impl Jailer,
+    server: &ServerProcess,
+    limits: &Limits,
+) -> Result<(), String> {
+    jail.freeze()
+        .map_err(|e| format!("the server's jail could not be frozen: {e}"))?;
+    let set = limit_server(jail, server, limits);
+    jail.thaw();
+    set
+}
+
 /// Sets up the game whose child said its first line with pid `pid`, under
 /// `limits`: freezes the server's jail, proves the child, bounds the
 /// server's own CPU-time limit (which its next child inherits), makes the
@@ -213,11 +241,8 @@ pub(crate) fn set_up<J: Jailer>(
         if !(is_child && running(pidfd.as_fd()) && running(server.pidfd.as_fd())) {
             return Err(not_child().to_string());
         }
+        limit_server(jail, server, limits)?;
         let cpu = limits.cpu_seconds();
-        let used = jail.cpu_used().unwrap_or_default();
-        let server_soft = used.as_secs() + 1 + cpu;
-        jail.limit_cpu(server.pid, server_soft, SERVER_CPU_HARD)
-            .map_err(|e| format!("the server's CPU-time limit could not be set: {e}"))?;
         let held = jail.memory_held().unwrap_or(0);
         let game_limits = Limits {
             memory: limits.memory.saturating_sub(held).max(LEAST_GAME_MEMORY),
