@@ -20,6 +20,7 @@
 use crate::sandbox::{GameCgroup, Limits};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Gid, Pid, PidfdFlags, Resource, Rlimit, Uid, pidfd_open, prlimit};
+use std::cell::Cell;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::mpsc;
@@ -31,6 +32,11 @@ const LEAST_GAME_MEMORY: u64 = 1 << 20;
 
 /// How long the server's jail may take to freeze.
 const FREEZE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How far (seconds) the server's soft CPU-time limit is set above what
+/// it used and a game's limit, so that it moves only every few seconds of
+/// the server's own work.
+const SERVER_CPU_SLACK: u64 = 10;
 
 /// The hard CPU-time limit (seconds) the server was started with: its
 /// soft limit moves, its hard limit stays (raising it takes privileges).
@@ -151,6 +157,8 @@ impl Jailer for SandboxJail<'_> {
 pub(crate) struct ServerProcess {
     pub(crate) pid: Pid,
     pub(crate) pidfd: OwnedFd,
+    /// The soft CPU-time limit (seconds) last set on it; 0 before.
+    pub(crate) cpu_soft: Cell<u64>,
 }
 
 impl ServerProcess {
@@ -158,7 +166,11 @@ impl ServerProcess {
     /// running process of `jail`.
     pub(crate) fn prove(jail: &impl Jailer, pid: Pid) -> Option<ServerProcess> {
         let pidfd = pidfd_open(pid, PidfdFlags::empty()).ok()?;
-        (jail.holds(pid) && running(pidfd.as_fd())).then_some(ServerProcess { pid, pidfd })
+        (jail.holds(pid) && running(pidfd.as_fd())).then_some(ServerProcess {
+            pid,
+            pidfd,
+            cpu_soft: Cell::new(0),
+        })
     }
 }
 
@@ -191,13 +203,21 @@ fn parent_of(pid: Pid) -> Option<Pid> {
 /// what its jail has used and a game's limit, its jail frozen: the server
 /// then holds its pid.
 fn limit_server(jail: &impl Jailer, server: &ServerProcess, limits: &Limits) -> Result<(), String> {
-    let used = jail.cpu_used().unwrap_or_default();
-    let soft = used.as_secs() + 1 + limits.cpu_seconds();
+    let used = jail.cpu_used().unwrap_or_default().as_secs() + 1;
+    let cpu = limits.cpu_seconds();
+    // Moved once it comes within a game's limit of what the server used:
+    // every child inherits less than that limit and the slack above it.
+    if used + cpu <= server.cpu_soft.get() {
+        return Ok(());
+    }
+    let soft = used + cpu + SERVER_CPU_SLACK;
     let set = match running(server.pidfd.as_fd()) {
         true => jail.limit_cpu(server.pid, soft, SERVER_CPU_HARD),
         false => Err(io::Error::other("the server has exited")),
     };
-    set.map_err(|e| format!("the server's CPU-time limit could not be set: {e}"))
+    set.map_err(|e| format!("the server's CPU-time limit could not be set: {e}"))?;
+    server.cpu_soft.set(soft);
+    Ok(())
 }
 
 /// Gives a server just started the CPU-time limit its first child will
@@ -357,6 +377,7 @@ mod tests {
         ServerProcess {
             pid: rustix::process::getpid(),
             pidfd: pidfd_open(rustix::process::getpid(), PidfdFlags::empty()).unwrap(),
+            cpu_soft: Cell::new(0),
         }
     }
 
@@ -372,10 +393,12 @@ mod tests {
     fn a_child_of_the_server_gets_every_limit_with_its_server_frozen() {
         let (mut child, pid) = sleeper();
         let jail = Recorder::new(Fails::Nothing);
-        let set = set_up(&jail, &this_server(), pid, &limits()).expect("set up");
+        let server = this_server();
+        let set = set_up(&jail, &server, pid, &limits()).expect("set up");
         assert_eq!(set.cgroup, 156 << 20);
         // 256 MiB less the 100 the jail holds; the server's soft limit is
-        // its 2.5 s (rounded up) and the game's 2 s; the child's, 2 s.
+        // its 2.5 s (rounded up), the game's 2 s and 10 s of slack; the
+        // child's, 2 s.
         let me = rustix::process::getpid().as_raw_nonzero();
         let it = pid.as_raw_nonzero();
         let hard = SERVER_CPU_HARD;
@@ -383,11 +406,21 @@ mod tests {
             jail.done(),
             [
                 "freeze".to_string(),
-                format!("cpu {me} 5 {hard}"),
+                format!("cpu {me} 15 {hard}"),
                 "cgroup 156".into(),
                 format!("admit {it}"),
                 format!("cpu {it} 2 3"),
             ]
+        );
+        // The next game: the server's limit is still 3 s + 2 s or more
+        // above what it used, so it stays.
+        let set = set_up(&jail, &server, pid, &limits()).expect("set up");
+        assert_eq!(set.cgroup, 156 << 20);
+        assert_eq!(jail.done().len(), 9);
+        assert!(
+            !jail.done()[5..]
+                .iter()
+                .any(|d| d.starts_with(&format!("cpu {me}")))
         );
         child.kill().unwrap();
         child.wait().unwrap();
@@ -402,6 +435,7 @@ mod tests {
         let server_process = ServerProcess {
             pid: server_pid,
             pidfd: pidfd_open(server_pid, PidfdFlags::empty()).unwrap(),
+            cpu_soft: Cell::new(0),
         };
         let jail = Recorder::new(Fails::Nothing);
         let refused = set_up(&jail, &server_process, pid, &limits()).err();
