@@ -134,8 +134,8 @@ enum Started {
 }
 
 /// The limits the server process itself starts under: the game's, with a
-/// CPU-time limit of its own that is set, once it says hello and then for
-/// each next game, to what the server has used plus a game's limit (see
+/// CPU-time limit of its own, bounded once it says hello to what it used,
+/// a game's limit and some slack, and moved as it uses more (see
 /// [`setup`]), below a hard limit that stays.
 fn server_limits(limits: &Limits) -> Limits {
     Limits {
