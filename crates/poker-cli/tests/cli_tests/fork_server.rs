@@ -715,3 +715,47 @@ fn a_memfd_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with
     );
     assert!(hoards(&text).iter().all(|&n| n <= 64), "{text}");
 }
+
+#[test]
+fn a_forked_game_has_the_cpu_time_limit_of_a_fresh_one() {
+    // Each game prints its RLIMIT_CPU as /proc/self/limits shows it: set
+    // by the evaluator on each child (where the evaluator lacks
+    // CAP_SYS_RESOURCE, as in a container, by a thread with the jail's
+    // ids), never the server's own, which its children would inherit.
+    require_sandbox();
+    let decks = test_decks("cpu_rlimit", 61, 2);
+    let contestant = c_source(
+        "cpu_rlimit",
+        &round_robin(
+            "char line[256]; FILE *f;",
+            "if (i == 1) { f = fopen(\"/proc/self/limits\", \"r\"); \
+             while (f && fgets(line, sizeof line, f)) \
+             if (strstr(line, \"Max cpu time\")) fputs(line, stderr); }",
+        ),
+    );
+    let limits = |report: &Value| -> Vec<Vec<String>> {
+        report["contestants"][0]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let stderr = t["stderr"].as_str().unwrap_or("");
+                stderr.split_whitespace().map(str::to_string).collect()
+            })
+            .collect()
+    };
+    let extra = ["--cpu-limit", "2"];
+    let fresh = limits(&eval(&decks, &extra, std::slice::from_ref(&contestant)));
+    let forked = eval(
+        &decks,
+        &["--cpu-limit", "2", "--fork-server"],
+        &[contestant],
+    );
+    let fallback = &forked["contestants"][0]["fork_server_fallback"];
+    assert!(fallback.is_null(), "{fallback}");
+    let forked = limits(&forked);
+    // Soft 2 s, hard one more (SIGKILL after SIGXCPU), as Limits documents.
+    let expected = ["Max", "cpu", "time", "2", "3", "seconds"].map(String::from);
+    assert_eq!(fresh, vec![expected.to_vec(); 2]);
+    assert_eq!(forked, fresh);
+}
