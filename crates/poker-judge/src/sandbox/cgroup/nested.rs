@@ -14,7 +14,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The leaf of a fork server's cgroup (v2) that holds the server's own
 /// processes: a v2 cgroup that holds processes cannot enable controllers
@@ -201,7 +201,12 @@ impl GameCgroup {
                     format!("{} did not freeze", dir.display()),
                 ));
             }
-            std::thread::yield_now();
+            // Neither version says when it is done without a read (v1 has
+            // no notification at all): the wait steps aside briefly, so
+            // that the jail's processes, which share this thread's CPU,
+            // run into the freezer (yielding left them waiting behind
+            // other work on a loaded machine: 1.4 ms against 0.1 ms).
+            std::thread::sleep(Duration::from_micros(20));
         }
         Ok(())
     }
