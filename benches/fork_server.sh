@@ -6,7 +6,8 @@
 #
 #   benches/fork_server.sh [SANDBOX] [FORK_GAMES] [FRESH_GAMES]
 #
-# SANDBOX is on (default) or off. Both modes run in the same invocation, one
+# SANDBOX is on (default) or off; off has no fork server (it needs the
+# sandbox's cgroup), so both columns are then fresh processes. Both modes run in the same invocation, one
 # after the other: on a shared machine compare their ratio, not the figures.
 # Needs `cargo build --release` first; as root for cgroups in the sandbox.
 set -euo pipefail

@@ -122,7 +122,7 @@ say "the guest ran for $(( $(date +%s) - t0 )) s (exit $status)"
 cat "$out/guest.log" >&2
 guest_ok=yes
 grep -qx "guest: all checks passed" "$out/guest.log" || guest_ok=no
-for report in guest-auto guest-fork guest-delegated; do
+for report in guest-auto guest-fork guest-hoard guest-delegated; do
     python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/$report.json" 2>/dev/null \
         || fail "the guest wrote no $report.json (log above; console in $out/console.txt)"
 done
@@ -141,7 +141,7 @@ def scores(report):
 def enforcement(report):
     return {l["name"]: l["enforcement"] for l in report["limits"]}
 host, auto, named = load("host.json"), load("guest-auto.json"), load("guest-delegated.json")
-fork = load("guest-fork.json")
+fork, hoard = load("guest-fork.json"), load("guest-hoard.json")
 ok = True
 def check(cond, what):
     global ok
@@ -156,6 +156,15 @@ check(fork["mode"] == "fork-server" and scores(fork) == scores(host),
       "fork servers: greedy and roundrobin score deck for deck as fresh processes on this machine")
 check(all(t.get("cpu_seconds") and t.get("peak_memory") for c in fork["contestants"] for t in c["tests"]),
       "fork servers: every game has its CPU time and peak memory from its own cgroup")
+check(all(c.get("fork_server_fallback") is None for c in fork["contestants"]),
+      f"fork servers: every game set up through its server (the child proven without SO_PEERPIDFD): {[c.get('fork_server_fallback') for c in fork['contestants']]}")
+hoarded = [t["status"] for t in hoard["contestants"][0]["tests"]]
+held = [int(l.split()[2]) for t in hoard["contestants"][0]["tests"]
+        for l in t.get("stderr", "").splitlines() if l.startswith("hoard holds ")]
+check("memory" in hoarded and set(hoarded) <= {"ok", "memory"},
+      f"memfd hoard: the games past the limit fail with memory: {hoarded}")
+check(held and max(held) >= 24 and max(held) <= 64,
+      f"memfd hoard: never more than the 64 MiB limit held by a server and its games: {held}")
 greedy_host = scores(host)["greedy"][:3]
 check(scores(named)["greedy"] == greedy_host, f"delegated: greedy scores {greedy_host} as on this machine")
 games = [t for c in auto["contestants"] for t in c["tests"]]

@@ -25,8 +25,12 @@ use std::time::Instant;
 ///
 /// By default the contestant runs as a fork server: started once per job,
 /// its library forks a child for each game, which is much faster than a
-/// fresh process per game and scores the same; --fresh-processes starts
-/// one process per game instead.
+/// fresh process per game. Its games share what the program did before
+/// p_startgame (memory mapped shared, its /tmp, System V objects, open
+/// descriptors): an honest program scores as in fresh processes, one that
+/// carries work across games scores what it would not in a contest (see
+/// docs/protocol.md). --fresh-processes starts one process per game
+/// instead, as a contest does.
 #[derive(clap::Args)]
 pub struct Args {
     /// The contestant: an executable linked against libpoker, or a .c,

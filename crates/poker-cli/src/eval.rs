@@ -56,8 +56,10 @@ pub struct Args {
 
     /// Start each contestant once, as a fork server whose library forks a
     /// child per game, instead of a fresh process per game (the default,
-    /// as in the contest). Faster; see docs/protocol.md for what games
-    /// then share.
+    /// as in the contest). Faster, but a server's games share what its
+    /// program did before p_startgame (see docs/protocol.md), so they are
+    /// not a contest's games: refused with --decks. Each contestant's games
+    /// are played as one block.
     #[arg(long)]
     fork_server: bool,
     /// Also write the report as one self-contained HTML page to FILE: the
@@ -93,6 +95,14 @@ Examples:
   poker eval mine.c greedy.py ./prog           a source of each kind and an executable
   poker eval --decks secret.txt --strict *.c   a contest: secret decks, fail if one is not run";
 
+/// Why `--fork-server` is refused with `--decks` (a contest's decks).
+const FORK_SERVER_IS_NO_CONTEST: &str = "--fork-server cannot be used with --decks: \
+the games of one fork server share what its program did before p_startgame (memory mapped \
+shared, the server's /tmp, its System V objects, its open descriptors), which nothing inside \
+the program's process can take away, so they are not independent games as a contest's are. \
+A contest plays each game in a fresh process, poker eval's default: leave out --fork-server. \
+To measure a program quickly, use --fork-server with the built-in decks, or poker bench.";
+
 /// Checks, before anything runs, that `path` can be a contestant: an
 /// existing file that is a C, C++, Pascal or Python source or an executable.
 fn check_contestant(path: &Path) -> anyhow::Result<()> {
@@ -126,6 +136,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // contestant's: say so before running anything.
     for path in &args.contestants {
         check_contestant(path)?;
+    }
+    if args.fork_server && args.decks.is_some() {
+        bail!("{FORK_SERVER_IS_NO_CONTEST}");
     }
     // A real contest (secret decks) is sandboxed unless told otherwise.
     let default_mode = match args.decks {

@@ -6,34 +6,67 @@
 //! The reference is the fresh-process evaluation of the same programs on
 //! the same decks, which the rest of the test suite checks against the
 //! contest's rules.
+//!
+//! `poker eval` refuses `--fork-server` with `--decks` (a fork server's
+//! games are not a contest's), so these tests give their decks to the
+//! evaluator's library, which `poker eval` runs, with the same limits.
 
 use crate::common;
 use crate::common::tier::{self, needs};
 use poker_core::contest::ContestDeck;
+use poker_judge::evaluator::config::default_compile_limits;
+use poker_judge::evaluator::report::Report;
+use poker_judge::evaluator::{
+    RunConfig, SandboxMode, Toolchain, become_supervisor, evaluate, names,
+};
+use poker_judge::sandbox::Limits;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// A deck file of decks `ContestDeck::shuffled(seed + i)`, i = 1..=count.
-fn deck_file(name: &str, seed: u64, count: u64) -> PathBuf {
-    let path = common::scratch("fork_server").join(format!("{name}.txt"));
-    let text: String = (1..=count)
-        .map(|i| format!("{}\n", ContestDeck::shuffled(seed + i)))
-        .collect();
-    std::fs::write(&path, text).unwrap();
-    path
+/// The decks `ContestDeck::shuffled(seed + i)`, i = 1..=count (the name
+/// only tells the tests apart where they are called).
+fn test_decks(_name: &str, seed: u64, count: u64) -> Vec<ContestDeck> {
+    (1..=count)
+        .map(|i| ContestDeck::shuffled(seed + i))
+        .collect()
 }
 
-/// `poker eval --json --quiet --sandbox on --decks DECKS EXTRA... CONTESTANTS...`.
-fn eval(decks: &Path, extra: &[&str], contestants: &[PathBuf]) -> Value {
-    let decks = decks.to_str().expect("a UTF-8 path");
-    let mut args = vec!["--quiet", "--sandbox", "on", "--decks", decks];
-    args.extend(extra);
-    args.extend(
-        contestants
-            .iter()
-            .map(|c| c.to_str().expect("a UTF-8 path")),
-    );
-    crate::evaluator::eval(&args)
+/// What `poker eval --json --quiet --sandbox on FLAGS... CONTESTANTS...`
+/// reports on `decks`, through the evaluator's library; `flags` among
+/// `--fork-server`, `--time-limit S`, `--cpu-limit S`, `--memory-limit MIB`.
+fn eval(decks: &[ContestDeck], flags: &[&str], contestants: &[PathBuf]) -> Value {
+    let mut limits = Limits::default();
+    let (mut fork_server, mut cpu) = (false, None);
+    let mut flags = flags.iter();
+    while let Some(flag) = flags.next() {
+        let mut value = || -> u64 { flags.next().expect("a value").parse().expect("a number") };
+        match *flag {
+            "--fork-server" => fork_server = true,
+            "--time-limit" => limits.wall = Duration::from_secs(value()),
+            "--cpu-limit" => cpu = Some(Duration::from_secs(value())),
+            "--memory-limit" => limits.memory = value() << 20,
+            other => panic!("no such flag here: {other}"),
+        }
+    }
+    limits.cpu = cpu.unwrap_or(limits.wall);
+    let mut config = RunConfig::new(SandboxMode::On, limits, default_compile_limits())
+        .expect("the sandbox runs here");
+    config.fork_server = fork_server;
+    let supervisor = become_supervisor().expect("a supervisor");
+    let toolchain = Toolchain::new(common::lib_dir(), &config).expect("a toolchain");
+    let prepared: Vec<_> = contestants
+        .iter()
+        .zip(names::shortest_unique(contestants))
+        .map(|(path, name)| {
+            let mut contestant = toolchain.prepare(&supervisor, path);
+            contestant.name = name;
+            contestant
+        })
+        .collect();
+    let results =
+        evaluate(&supervisor, &prepared, decks, &config, |_, _| {}).expect("an evaluation");
+    serde_json::to_value(Report::new(results, &config)).expect("a report as JSON")
 }
 
 /// One game: status, score, board (as JSON text).
@@ -69,7 +102,12 @@ fn games(report: &Value) -> Games {
 /// same status and score, and with `boards` the same board; returns the
 /// fresh-process games. (A game that breaks a rule in one way may have
 /// placed cards before the evaluator saw the break in the other.)
-fn same_both_ways(decks: &Path, extra: &[&str], contestants: &[PathBuf], boards: bool) -> Games {
+fn same_both_ways(
+    decks: &[ContestDeck],
+    extra: &[&str],
+    contestants: &[PathBuf],
+    boards: bool,
+) -> Games {
     let fresh = eval(decks, extra, contestants);
     let mut forked_args = extra.to_vec();
     forked_args.push("--fork-server");
@@ -100,7 +138,7 @@ fn the_examples_play_the_same_games_with_a_fork_server() {
         common::root().join("python_examples/greedy.py"),
     ];
     contestants.push(common::root().join("pascal_examples/greedy.pas"));
-    let decks = deck_file("examples", 2024, 30);
+    let decks = test_decks("examples", 2024, 30);
     let fresh = same_both_ways(&decks, &[], &contestants, true);
     for (name, tests) in &fresh {
         assert!(
@@ -145,7 +183,7 @@ fn round_robin(before: &str, hook: &str) -> String {
 fn hostile_contestants_score_the_same_with_a_fork_server() {
     needs!(tier::SANDBOX);
     let count = 8;
-    let decks = deck_file("hostile", 77, count);
+    let decks = test_decks("hostile", 77, count);
     // Each case is triggered by the first card of one deck: (value, color).
     let first: Vec<(i32, i32)> = (1..=count)
         .map(|i| poker_core::contest::card_code(ContestDeck::shuffled(77 + i).cards()[0]).unwrap())
@@ -278,7 +316,7 @@ fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_eve
     // game, so its own p_startgame could come only after a game was
     // judged: the server is not used, and every game is a fresh process.
     needs!(tier::SANDBOX);
-    let decks = deck_file("two_at_start", 23, 3);
+    let decks = test_decks("two_at_start", 23, 3);
     let contestant = c_source(
         "two_at_start",
         &round_robin(TWO_PROCESSES, TWO_PROCESSES_MEET),
@@ -299,7 +337,7 @@ fn a_program_of_two_processes_at_p_startgame_plays_fresh_and_breaks_the_rule_eve
 #[test]
 fn output_buffered_before_p_startgame_is_not_repeated_by_every_game() {
     needs!(tier::SANDBOX, tier::PYTHON, tier::PASCAL);
-    let decks = deck_file("buffered", 5, 3);
+    let decks = test_decks("buffered", 5, 3);
     let c = c_source(
         "buffered",
         &round_robin(
@@ -408,7 +446,7 @@ fn bench_gives_the_same_statistics_with_a_fork_server_and_says_which_ran() {
 fn python_games_of_one_server_draw_different_random_numbers() {
     needs!(tier::SANDBOX, tier::PYTHON);
     // os.fork re-seeds `random` in each child; a raw fork() would not.
-    let decks = deck_file("random", 11, 4);
+    let decks = test_decks("random", 11, 4);
     let py = common::scratch("fork_server").join("draws.py");
     std::fs::write(
         &py,
@@ -440,7 +478,7 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
     // Either way the game scores 0. The C program and its Python twin (a
     // thread of the interpreter).
     needs!(tier::SANDBOX, tier::PYTHON);
-    let decks = deck_file("cpu_offload", 11, 2);
+    let decks = test_decks("cpu_offload", 11, 2);
     let contestants = [
         common::root().join("tests/contestants/hostile/cpu_offload.c"),
         common::root().join("tests/contestants/hostile/cpu_offload.py"),
@@ -477,7 +515,7 @@ fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     // last placement: that game is judged as played (incomplete, 0), as
     // exiting early is in a fresh process, not dealt again in one.
     needs!(tier::SANDBOX);
-    let decks = deck_file("abandon", 21, 3);
+    let decks = test_decks("abandon", 21, 3);
     let contestant = common::root().join("tests/contestants/hostile/abandon_game.c");
     let fresh = games(&eval(&decks, &[], std::slice::from_ref(&contestant)));
     let forked = games(&eval(&decks, &["--fork-server"], &[contestant]));
@@ -494,7 +532,7 @@ fn memory_shared_with_the_server_counts_towards_the_games_limit() {
     // 40 MiB touched before p_startgame and 40 MiB after, on a 64 MiB
     // limit: the game is over its limit both ways.
     needs!(tier::SANDBOX);
-    let decks = deck_file("memory_split", 31, 2);
+    let decks = test_decks("memory_split", 31, 2);
     let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
     let extra = ["--memory-limit", "64"];
     let fresh = same_both_ways(&decks, &extra, &[contestant], false);
@@ -514,7 +552,7 @@ fn a_server_that_keeps_its_games_stderr_open_is_given_up() {
     // server is given up for fresh processes rather than waited for after
     // every game.
     needs!(tier::SANDBOX);
-    let decks = deck_file("hold_fds", 41, 4);
+    let decks = test_decks("hold_fds", 41, 4);
     let contestant = common::root().join("tests/contestants/hostile/hold_game_fds.c");
     let report = eval(&decks, &["--fork-server"], &[contestant]);
     let fallback = &report["contestants"][0]["fork_server_fallback"];
@@ -543,7 +581,7 @@ fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
     // limit in every fresh process, so a fork server that did it once is
     // not used, and every game is judged as in a fresh process.
     needs!(tier::SANDBOX);
-    let decks = deck_file("precompute", 51, 2);
+    let decks = test_decks("precompute", 51, 2);
     let contestant = common::root().join("tests/contestants/hostile/precompute.c");
     let extra = ["--time-limit", "10", "--cpu-limit", "1"];
     let fresh = same_both_ways(&decks, &extra, &[contestant], false);
@@ -586,4 +624,143 @@ fn a_server_that_works_between_games_is_given_up() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["games_forked"], 1, "{report}");
     assert_eq!(report["games_fresh"], 3, "{report}");
+}
+
+#[test]
+fn a_contest_on_a_deck_file_refuses_a_fork_server_and_says_why() {
+    let decks = common::scratch("fork_server").join("contest.txt");
+    std::fs::write(&decks, format!("{}\n", ContestDeck::shuffled(3))).unwrap();
+    let output = crate::common::poker()
+        .args(["eval", "--quiet", "--fork-server", "--decks"])
+        .arg(&decks)
+        .arg(common::root().join("c_examples/greedy.c"))
+        .output()
+        .expect("run poker eval");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    for words in [
+        "--fork-server cannot be used with --decks",
+        "not independent games",
+        "A contest plays each game in a fresh process, poker eval's default",
+    ] {
+        assert!(said.contains(words), "{said}");
+    }
+}
+
+/// Each "hoard holds N MiB" that `text` shows, N.
+fn hoards(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("hoard holds ")?.strip_suffix(" MiB"))
+        .map(|n| n.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_memfd_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with_memory() {
+    // Each game adds 24 MiB to a memfd made before p_startgame, on a 64 MiB
+    // limit for the server and its games together: the games after it is
+    // full fail with memory (a fresh process would start from nothing),
+    // and no game ever finds more than the limit held, under `poker eval
+    // --fork-server` (its built-in decks) and under `poker bench`.
+    needs!(tier::SANDBOX);
+    let hoard = common::root().join("tests/contestants/hostile/memfd_hoard.c");
+    let output = crate::common::poker()
+        .args([
+            "eval",
+            "--json",
+            "--quiet",
+            "--sandbox",
+            "on",
+            "--fork-server",
+        ])
+        .args(["--memory-limit", "64", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg(&hoard)
+        .output()
+        .expect("run poker eval");
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tests = report["contestants"][0]["tests"].as_array().unwrap();
+    let stderr: String = tests
+        .iter()
+        .map(|t| t["stderr"].as_str().unwrap_or("").to_string())
+        .collect();
+    let held = hoards(&stderr);
+    assert!(held.iter().any(|&n| n >= 24), "{stderr}");
+    assert!(held.iter().all(|&n| n <= 64), "{stderr}");
+    let statuses: Vec<&str> = tests
+        .iter()
+        .map(|t| t["status"].as_str().unwrap())
+        .collect();
+    assert!(statuses.contains(&"memory"), "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| *s == "ok" || *s == "memory"),
+        "{statuses:?}"
+    );
+
+    let output = crate::common::poker()
+        .args([
+            "bench", "--quiet", "--games", "10", "--seed", "3", "--jobs", "1",
+        ])
+        .args(["--sandbox", "on", "--memory-limit", "64", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg(&hoard)
+        .output()
+        .expect("run poker bench");
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    // bench shows each kind of failure with its stderr.
+    assert!(
+        text.contains("game: memory") || text.contains("games: memory"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("violation") && !text.contains("ATTACK"),
+        "{text}"
+    );
+    assert!(hoards(&text).iter().all(|&n| n <= 64), "{text}");
+}
+
+#[test]
+fn a_forked_game_has_the_cpu_time_limit_of_a_fresh_one() {
+    // Each game prints its RLIMIT_CPU as /proc/self/limits shows it: set
+    // by the evaluator on each child (where the evaluator lacks
+    // CAP_SYS_RESOURCE, as in a container, by a thread with the jail's
+    // ids), never the server's own, which its children would inherit.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("cpu_rlimit", 61, 2);
+    let contestant = c_source(
+        "cpu_rlimit",
+        &round_robin(
+            "char line[256]; FILE *f;",
+            "if (i == 1) { f = fopen(\"/proc/self/limits\", \"r\"); \
+             while (f && fgets(line, sizeof line, f)) \
+             if (strstr(line, \"Max cpu time\")) fputs(line, stderr); }",
+        ),
+    );
+    let limits = |report: &Value| -> Vec<Vec<String>> {
+        report["contestants"][0]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let stderr = t["stderr"].as_str().unwrap_or("");
+                stderr.split_whitespace().map(str::to_string).collect()
+            })
+            .collect()
+    };
+    let extra = ["--cpu-limit", "2"];
+    let fresh = limits(&eval(&decks, &extra, std::slice::from_ref(&contestant)));
+    let forked = eval(
+        &decks,
+        &["--cpu-limit", "2", "--fork-server"],
+        &[contestant],
+    );
+    let fallback = &forked["contestants"][0]["fork_server_fallback"];
+    assert!(fallback.is_null(), "{fallback}");
+    let forked = limits(&forked);
+    // Soft 2 s, hard one more (SIGKILL after SIGXCPU), as Limits documents.
+    let expected = ["Max", "cpu", "time", "2", "3", "seconds"].map(String::from);
+    assert_eq!(fresh, vec![expected.to_vec(); 2]);
+    assert_eq!(forked, fresh);
 }

@@ -130,12 +130,15 @@ fn read_census(dir: &Path) -> Census {
 }
 
 /// `poker eval --json --sandbox MODE --decks DECK --time-limit T EXTRA --
-/// CONTESTANTS`, under `strace -ff` into `trace` when given.
+/// CONTESTANTS`, under `strace -ff` into `trace` when given; on the
+/// built-in decks instead of DECK when `built_in_decks` (as fork servers
+/// must play: a deck file refuses them, since a server's games are no
+/// contest's).
 fn eval(
     dir: &Path,
     mode: &str,
     trace: Option<&Path>,
-    extra: &[&str],
+    (extra, built_in_decks): (&[&str], bool),
     contestants: &[PathBuf],
 ) -> Value {
     let deck = dir.join("deck.txt");
@@ -156,8 +159,11 @@ fn eval(
     };
     cmd.args(["eval", "--json", "--sandbox", mode, "--lib-dir"])
         .arg(common::lib_dir())
-        .arg("--decks")
-        .arg(&deck)
+        .args(if built_in_decks {
+            vec![]
+        } else {
+            vec!["--decks".as_ref(), deck.as_os_str()]
+        })
         // Tracing slows a game down (flood.c's 128 MiB of output most):
         // traced games get the contest's 5 s.
         .args(["--time-limit", if trace.is_some() { "5" } else { "1" }])
@@ -272,7 +278,7 @@ fn every_shipped_contestant_runs_under_the_allow_list_as_it_runs_unconfined() {
     .collect();
     let all: Vec<PathBuf> = languages.iter().flat_map(|(_, l)| l.clone()).collect();
     // Unconfined, in fresh processes: what each must get in the sandbox.
-    let expected = results(&eval(&dir, "off", None, &[], &all));
+    let expected = results(&eval(&dir, "off", None, (&[], false), &all));
     // Every example as a fork server (the misbehaving test contestants
     // would only be given up as servers and played fresh).
     let test_contestants: Vec<PathBuf> = files("tests/contestants", "c")
@@ -284,15 +290,36 @@ fn every_shipped_contestant_runs_under_the_allow_list_as_it_runs_unconfined() {
         .filter(|p| !test_contestants.contains(p))
         .cloned()
         .collect();
-    let runs: Vec<(&str, &[&str], Vec<PathBuf>)> = languages
+    // The servers play the built-in decks: each one's first game, as a
+    // fresh process plays it unconfined, is what it must get.
+    let expected_servers = results(&eval(&dir, "off", None, (&[], true), &servers));
+    type Run<'a> = (
+        &'a str,
+        &'a [&'a str],
+        Vec<PathBuf>,
+        &'a BTreeMap<String, (String, u64)>,
+    );
+    let runs: Vec<Run> = languages
         .iter()
-        .map(|(name, list)| (*name, &[][..], list.clone()))
-        .chain([("fork servers", &["--fork-server"][..], servers)])
+        .map(|(name, list)| (*name, &[][..], list.clone(), &expected))
+        .chain([(
+            "fork servers",
+            &["--fork-server"][..],
+            servers,
+            &expected_servers,
+        )])
         .collect();
     let mut failures = Vec::new();
-    for (name, extra, contestants) in runs {
+    for (name, extra, contestants, expected) in runs {
         let trace = dir.join(format!("trace-{}", name.replace(' ', "-")));
-        let json = eval(&dir, "on", Some(&trace), extra, &contestants);
+        let built_in_decks = !extra.is_empty();
+        let json = eval(
+            &dir,
+            "on",
+            Some(&trace),
+            (extra, built_in_decks),
+            &contestants,
+        );
         let census = read_census(&trace);
         assert!(
             census.calls.contains_key("execve"),

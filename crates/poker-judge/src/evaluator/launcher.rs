@@ -4,7 +4,9 @@
 //! sandbox ([`crate::sandbox`]).
 
 use super::error::LaunchError;
-use crate::sandbox::{self, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage};
+use crate::sandbox::{
+    self, CgroupShape, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage,
+};
 use std::ffi::OsString;
 use std::ops::Range;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -142,6 +144,17 @@ impl Launcher {
     /// (stdio and the channel are the caller's), and the handle that reads
     /// how it ended.
     pub fn prepare(&self, program: &Program, limits: &Limits) -> std::io::Result<Launch> {
+        self.prepare_shaped(program, limits, CgroupShape::Game)
+    }
+
+    /// [`Launcher::prepare`] with the sandbox's cgroup in the given shape:
+    /// a fork server's jail is [`CgroupShape::ForkServer`].
+    pub fn prepare_shaped(
+        &self,
+        program: &Program,
+        limits: &Limits,
+        shape: CgroupShape,
+    ) -> std::io::Result<Launch> {
         match self {
             Launcher::Plain => Ok(Launch {
                 command: plain_command(program, limits)?,
@@ -160,7 +173,7 @@ impl Launcher {
                 if let Some(dir) = &program.output_dir {
                     mounts.rw_binds.push((dir.clone(), dir.clone()));
                 }
-                let mut jail = Jail::new(bwrap, limits, &mounts, uid_range.clone())?;
+                let mut jail = Jail::new_shaped(bwrap, limits, &mounts, uid_range.clone(), shape)?;
                 if let Some(bytes) = program.file_size_limit {
                     jail.limit_file_size(bytes);
                 }
@@ -186,6 +199,11 @@ impl Launch {
     /// The jail's cgroup, if the run is sandboxed and has one.
     pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
         self.jail.as_ref().and_then(|jail| jail.cgroup())
+    }
+
+    /// The uid (and equal gid) the run's jail leased, if it has one.
+    pub(crate) fn leased_uid(&self) -> Option<u32> {
+        self.jail.as_ref().and_then(|jail| jail.uid())
     }
 
     /// Whether the command already marks every inherited descriptor

@@ -38,7 +38,7 @@ pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
 pub use verdict::{Verdict, classify};
 
-use crate::sandbox::Outcome;
+use crate::sandbox::{CgroupShape, Outcome};
 use poker_core::contest::{ContestDeck, Game};
 use poker_core::optimum::deck_optimum;
 use poker_protocol::manager::{self, Ending};
@@ -65,7 +65,7 @@ pub fn play(
     config: &RunConfig,
 ) -> GameResult {
     let start = Instant::now();
-    let launched = launch_with_channel(program, &[], &config.limits, config)
+    let launched = launch_with_channel(program, &[], &config.limits, CgroupShape::Game, config)
         .and_then(|(running, channel)| Ok((running, Transport::socket(channel)?)));
     let (running, channel) = match launched {
         Ok(launched) => launched,
@@ -79,13 +79,14 @@ pub fn play(
     result
 }
 
-/// Starts `program` under `limits` with the evaluator's channel announced
-/// in its environment (and `env` besides): the running program and the
-/// evaluator's end of the channel.
+/// Starts `program` under `limits`, its cgroup in `shape`, with the
+/// evaluator's channel announced in its environment (and `env` besides):
+/// the running program and the evaluator's end of the channel.
 pub(crate) fn launch_with_channel(
     program: &Program,
     env: &[(std::ffi::OsString, std::ffi::OsString)],
     limits: &crate::sandbox::Limits,
+    shape: CgroupShape,
     config: &RunConfig,
 ) -> std::io::Result<(process::Running, std::os::fd::OwnedFd)> {
     let mut program = program.clone();
@@ -93,7 +94,7 @@ pub(crate) fn launch_with_channel(
         .env
         .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
     program.env.extend_from_slice(env);
-    let launch = config.launcher.prepare(&program, limits)?;
+    let launch = config.launcher.prepare_shaped(&program, limits, shape)?;
     let mut running = process::spawn(launch, true)?;
     let channel = running
         .take_channel()

@@ -107,6 +107,9 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
     let (manager, stub) = match channel {
         true => {
             let (manager, stub) = UnixStream::pair()?;
+            // The kernel's word on who speaks (a fork server's pid with
+            // its hello), from the program's first message on.
+            rustix::net::sockopt::set_socket_passcred(&manager, true)?;
             (Some(OwnedFd::from(manager)), Some(OwnedFd::from(stub)))
         }
         false => (None, None),
@@ -196,6 +199,11 @@ impl Running {
     /// The cgroup of the program's jail, if it has one.
     pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
         self.launch.cgroup()
+    }
+
+    /// The uid (and equal gid) its jail leased, if it has one.
+    pub(crate) fn leased_uid(&self) -> Option<u32> {
+        self.launch.leased_uid()
     }
 
     /// The manager's end of the channel (once).

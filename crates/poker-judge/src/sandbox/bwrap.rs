@@ -14,7 +14,7 @@ use rustix::io::FdFlags;
 use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
-use super::cgroup::{CgroupJoin, GameCgroup};
+use super::cgroup::{CgroupJoin, CgroupShape, GameCgroup};
 use super::error::SandboxError;
 use super::fds::memory_file;
 use super::filter::Role as FilterRole;
@@ -150,12 +150,24 @@ impl Jail {
         mounts: &Mounts,
         uid_range: Range<u32>,
     ) -> io::Result<Jail> {
+        Self::new_shaped(bwrap, limits, mounts, uid_range, CgroupShape::Game)
+    }
+
+    /// [`Jail::new`] with a cgroup of the given shape (a fork server's
+    /// jail holds its games' cgroups: [`CgroupShape::ForkServer`]).
+    pub fn new_shaped(
+        bwrap: &Path,
+        limits: &Limits,
+        mounts: &Mounts,
+        uid_range: Range<u32>,
+        shape: CgroupShape,
+    ) -> io::Result<Jail> {
         let lease = if rustix::process::geteuid().is_root() {
             Some(UidLease::acquire(uid_range)?)
         } else {
             None
         };
-        let (cgroup, cgroup_error) = match GameCgroup::create(limits) {
+        let (cgroup, cgroup_error) = match GameCgroup::create_shaped(limits, shape) {
             Ok(cg) => (Some(cg), None),
             Err(e) if e.kind() == io::ErrorKind::Unsupported => (None, Some(e.to_string())),
             Err(e) => return Err(e),

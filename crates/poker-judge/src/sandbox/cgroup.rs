@@ -13,6 +13,9 @@ use rustix::process::{Pid, Signal, kill_process};
 use super::error::SandboxError;
 use super::limits::Limits;
 
+mod nested;
+pub use nested::{CgroupShape, SERVER_LEAF};
+
 /// The folder name under each hierarchy (v1) or under the v2 base that
 /// holds the games' cgroups.
 pub const CGROUP_PARENT: &str = "poker-sandbox";
@@ -46,6 +49,9 @@ pub struct GameCgroup {
     join: CgroupJoin,
     /// Why the memory or the pids controller is missing, when one is.
     gaps: Option<String>,
+    /// A fork server's cgroup on v2: the folder holding its `server/` leaf
+    /// and its games' leaves (see [`CgroupShape::ForkServer`]).
+    nest: Option<PathBuf>,
 }
 
 /// Open `cgroup.procs` files of a game's cgroup, for a `pre_exec` closure:
@@ -97,6 +103,12 @@ fn sweep_once(parent: &Path) {
         let empty = fs::read_to_string(dir.join("cgroup.procs")).is_ok_and(|p| p.is_empty());
         if gone && empty {
             let _ = write_file(&dir.join("freezer.state"), "THAWED");
+            // A fork server's games' folders (v1 memory and pids) first.
+            for game in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                if game.file_name().to_string_lossy().starts_with("game-") {
+                    let _ = fs::remove_dir(game.path());
+                }
+            }
             let _ = fs::remove_dir(&dir);
         }
     }
@@ -305,11 +317,22 @@ impl GameCgroup {
     /// named by `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the
     /// organiser asked for it).
     pub fn create(limits: &Limits) -> io::Result<GameCgroup> {
+        Self::create_shaped(limits, CgroupShape::Game)
+    }
+
+    /// [`GameCgroup::create`] in the given shape: a game's, or a fork
+    /// server's jail, whose limits hold for the server and all its games
+    /// (see [`CgroupShape`]).
+    pub fn create_shaped(limits: &Limits, shape: CgroupShape) -> io::Result<GameCgroup> {
         let v2 = match v2_base() {
             Err(named) => return Err(io::Error::other(named.clone())),
             Ok(Ok(base)) => {
                 let named = std::env::var_os(CGROUP_ENV).is_some();
-                return Self::create_v2(base, limits).map_err(|e| {
+                let made = match shape {
+                    CgroupShape::Game => Self::create_v2(base, limits),
+                    CgroupShape::ForkServer => Self::create_v2_server(base, limits),
+                };
+                return made.map_err(|e| {
                     let why = format!("cannot make a game's cgroup in {}: {e}", base.display());
                     let kind = if named {
                         io::ErrorKind::Other
@@ -321,8 +344,9 @@ impl GameCgroup {
             }
             Ok(Err(why)) => why,
         };
-        let v1 = match Self::create_v1(cgroup_mounts(), limits) {
-            Ok(cg) => return Ok(cg),
+        let v1 = match Self::create_v1(cgroup_mounts(), &shape.own_limits(limits)) {
+            Ok(cg) if shape == CgroupShape::Game => return Ok(cg),
+            Ok(cg) => return cg.nest_v1().map(|()| cg),
             Err(e) => e,
         };
         Err(io::Error::new(
@@ -343,6 +367,7 @@ impl GameCgroup {
             dirs: vec![dir.clone()],
             join: CgroupJoin { procs: Vec::new() },
             gaps: None,
+            nest: None,
         };
         // From here on, dropping `cg` removes the folder.
         write_file(&dir.join("memory.max"), &limits.memory.to_string())?;
@@ -370,6 +395,7 @@ impl GameCgroup {
             dirs: Vec::new(),
             join: CgroupJoin { procs: Vec::new() },
             gaps: None,
+            nest: None,
         };
         let mut errors = Vec::new();
         // A game of a fork server needs its freezer folder too, although

@@ -179,6 +179,12 @@
 //! enable controllers for its children. A named folder that cannot be used
 //! is an error; without any cgroup, rlimits stand in and
 //! [`cgroup_fallback`] says why (the evaluator warns once).
+//!
+//! A fork server's jail ([`CgroupShape::ForkServer`]) holds its games'
+//! cgroups inside its own, so that the memory and process limits hold for
+//! the server and its games together: on v2 a folder with a
+//! [`SERVER_LEAF`] for the server and a leaf per game, on v1 the games'
+//! `memory` and `pids` folders inside the server's.
 
 mod bwrap;
 pub mod calls;
@@ -199,8 +205,8 @@ pub use bwrap::{
     BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
 };
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, FreezerKeepalive, GameCgroup, SUPERVISOR_LEAF,
-    fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, CgroupShape, FreezerKeepalive, GameCgroup, SERVER_LEAF,
+    SUPERVISOR_LEAF, fallback as cgroup_fallback,
 };
 pub use error::SandboxError;
 pub use fds::close_inherited_on_exec;

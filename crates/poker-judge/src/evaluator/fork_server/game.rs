@@ -1,0 +1,235 @@
+//! One game through a fork server, in three steps, each failure in one
+//! place: ordering it and setting it up ([`super::setup`]: every limit, or
+//! no game), serving it, then measuring and judging it.
+
+use super::setup::{self, GameSetup};
+use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
+use crate::evaluator::manager::{self, Ending};
+use crate::evaluator::process;
+use crate::evaluator::{EXIT_GRACE, RunConfig, Status, conclude};
+use crate::sandbox::{Ending as ProgramEnding, GameCgroup, Outcome, Usage};
+use poker_core::contest::{ContestDeck, Game};
+use poker_protocol::Transport;
+use poker_protocol::server::{self, Order, ServerLine};
+use rustix::process::Pid;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Why a server that did not start a game is given up.
+const MISBEHAVED_BEFORE: &str = "the fork server died, hung or misbehaved before a game";
+
+/// A game ordered from the server, its child heard from.
+struct Ordered {
+    /// The evaluator's end of the game's socket.
+    channel: UnixStream,
+    /// The game's standard error, drained.
+    stderr: mpsc::Receiver<Vec<u8>>,
+    /// The child's first line.
+    first: String,
+    /// The pid its first line came from (the kernel's word).
+    pid: Pid,
+}
+
+/// A game served: how the channel ended, the game, its wall time.
+struct Served1 {
+    ending: Ending,
+    game: Game,
+    seconds: f64,
+}
+
+impl Server {
+    /// Plays deck `number` through a child of the server.
+    pub(super) fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
+        let start = Instant::now();
+        let deadline = start + config.limits.wall;
+        let server_cpu = self.cpu_time();
+        let Some(ordered) = self.order(deadline) else {
+            return Served::NotStarted(MISBEHAVED_BEFORE.into());
+        };
+        let setup = match setup::set_up(
+            &self.setup_jail(),
+            &self.process,
+            ordered.pid,
+            &config.limits,
+        ) {
+            Ok(setup) => setup,
+            Err(why) => return Served::NotStarted(why),
+        };
+        let Ok(mut channel) = Transport::socket(OwnedFd::from(ordered.channel)) else {
+            self.end_game(&setup);
+            return Served::NotStarted(MISBEHAVED_BEFORE.into());
+        };
+        let served = serve(&mut channel, ordered.first, &setup, deck, start, deadline);
+        drop(channel);
+        self.measure_and_judge(served, setup, ordered.stderr, server_cpu, number, config)
+    }
+
+    /// Orders a game: a fresh socket and standard-error pipe to the server,
+    /// and the child's first line with its pid. `None` when the server does
+    /// not start it.
+    fn order(&self, deadline: Instant) -> Option<Ordered> {
+        let (mine, theirs) = UnixStream::pair().ok()?;
+        // The game's stderr: a pipe of its own, drained as it is written
+        // (as a fresh process's is), so that no output blocks the game or
+        // counts towards its memory.
+        let (stderr_read, stderr_write) =
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).ok()?;
+        let stderr = process::drain(std::fs::File::from(stderr_read));
+        rustix::net::sockopt::set_socket_passcred(&mine, true).ok()?;
+        server::send_with_fds(
+            self.channel.as_fd(),
+            Order::Game.encode().as_bytes(),
+            &[theirs.as_fd(), stderr_write.as_fd()],
+        )
+        .ok()?;
+        drop(theirs);
+        drop(stderr_write);
+        let (first, attached) = server::receive_line(&mine, Some(deadline)).ok()??;
+        let pid = attached.pid.and_then(Pid::from_raw)?;
+        Some(Ordered {
+            channel: mine,
+            stderr,
+            first,
+            pid,
+        })
+    }
+
+    /// Kills what is left of a game, then thaws the server's jail.
+    fn end_game(&self, setup: &GameSetup<GameCgroup>) {
+        setup.cgroup.kill_all();
+        let _ = self.jail().freeze(false);
+    }
+
+    /// After the game: ends what is left of it, takes the server's report,
+    /// the game's measures and stderr, and judges it as a fresh process's
+    /// game is judged. Also says whether the server is fit for more.
+    fn measure_and_judge(
+        &mut self,
+        served: Served1,
+        setup: GameSetup<GameCgroup>,
+        stderr: mpsc::Receiver<Vec<u8>>,
+        server_cpu: Option<Duration>,
+        number: usize,
+        config: &RunConfig,
+    ) -> Served {
+        let Served1 {
+            ending,
+            game,
+            seconds,
+        } = served;
+        // The child exits by itself after its last message; whatever is
+        // left of the game then goes.
+        if ending != Ending::TimedOut {
+            wait_any(&[setup.pidfd.as_fd()], Instant::now() + EXIT_GRACE);
+        }
+        self.end_game(&setup);
+        // The server's word on how its child ended, which also says it is
+        // ready for the next game.
+        let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {
+            Some(_) => server::receive_line(&self.channel, Some(Instant::now() + REPORT_TIMEOUT))
+                .ok()
+                .flatten()
+                .and_then(|(line, _)| ServerLine::decode(&line)),
+            None => None,
+        };
+        if report.is_none()
+            && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+            && game.calls() <= 1
+        {
+            // The server went before its child was dealt a card, and in
+            // the sandbox its child went with it (the jail's pid namespace
+            // ends with the server): the game is played again in a fresh
+            // process, on the same deck. A child that was dealt cards is
+            // judged on what it played: it could kill its own server (the
+            // server's jail is frozen while it plays, so nothing else
+            // could) to have a game it saw and disliked dealt again.
+            return Served::NotStarted(MISBEHAVED_BEFORE.into());
+        }
+        let (program_ending, fit) = match report {
+            Some(ServerLine::Exited(code)) => (Some(ProgramEnding::Exited(code)), true),
+            Some(ServerLine::Killed(signal)) => (Some(ProgramEnding::Signaled(signal)), true),
+            Some(ServerLine::Gone) => (None, true),
+            _ => (None, false),
+        };
+        let cgroup = &setup.cgroup;
+        let usage = Usage {
+            cpu_time: cgroup.cpu_time(),
+            peak_memory: cgroup.peak_memory(),
+            oom_killed: cgroup.oom_killed(),
+        };
+        drop(setup);
+        let outcome = program_ending.map(|ending| Outcome {
+            ending,
+            usage: usage.clone(),
+        });
+        // Without the server's word, the measures still count.
+        let measured = Outcome {
+            ending: ProgramEnding::FailedToStart(String::new()),
+            usage,
+        };
+        let outcome = match (&outcome, ending.clone()) {
+            (Some(_), _) => outcome,
+            (None, Ending::TimedOut) if measured.usage.oom_killed => Some(measured),
+            _ => None,
+        };
+        // The game's processes are gone: only the server can still hold
+        // the pipe (an at-fork handler can copy it before the library
+        // closes it there), and would have the evaluator wait after every
+        // game. That is a misbehaving server.
+        let stderr = stderr.recv_timeout(REPORT_TIMEOUT);
+        // Nor may the server work beside its games: it is frozen while one
+        // is played, but not while it forks, reaps and reports, which take
+        // it a few milliseconds; more is a server computing for its games
+        // outside their limits.
+        let server_work = self
+            .cpu_time()
+            .zip(server_cpu)
+            .map(|(after, before)| after.saturating_sub(before));
+        let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
+        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
+        let mut result = conclude(
+            &game,
+            ending,
+            outcome.as_ref(),
+            &stderr.unwrap_or_default(),
+            seconds,
+            number,
+            config,
+        );
+        if let Some(ServerLine::Hello(_)) = report {
+            // A second process said hello: two processes of the program
+            // called p_startgame, which breaks the rules as it does in a
+            // fresh process (where both ask to start the one game).
+            result.score = 0;
+            result.status = Status::Violation;
+            result.reason =
+                Some("rule broken: p_startgame called by two processes of the program".into());
+        }
+        Served::Game(Box::new(result), fit)
+    }
+}
+
+/// Serves the game to its child, which is in its cgroup and under its
+/// limits, while the server's jail stands still: the server only waits for
+/// its child meanwhile, and a thread of it, or a process forked before the
+/// game, must not work for the game beyond the game's CPU, memory and
+/// process limits.
+fn serve(
+    channel: &mut Transport<OwnedFd>,
+    first: String,
+    setup: &GameSetup<GameCgroup>,
+    deck: &ContestDeck,
+    start: Instant,
+    deadline: Instant,
+) -> Served1 {
+    let mut game = Game::new(*deck);
+    let mut link = Prefed::new(Some(first), channel, deadline, Some(setup.pidfd.as_fd()));
+    let ending = manager::serve_link(&mut link, &mut game);
+    Served1 {
+        ending,
+        game,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}

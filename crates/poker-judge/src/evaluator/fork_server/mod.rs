@@ -1,0 +1,407 @@
+//! Games through a contestant's fork server (protocol version 2, see
+//! [`poker_protocol::server`]): the program is started once, with
+//! `POKER_PROTOCOL=2`, and its library forks one child per game.
+//!
+//! Each game still has its own channel (a fresh socket pair), its own
+//! standard error (a fresh pipe), its own wall-clock deadline, CPU-time
+//! rlimit (set on the child from here) and its own cgroup inside its
+//! server's ([`setup`]: the child is moved into it before it is told `OK`
+//! to its `S`), its own status, CPU time and peak memory; it is judged by
+//! the same rules as a game in a fresh process.
+//!
+//! The server needs the sandbox's cgroup (the sandbox as root): its memory
+//! and process limits hold for the server and its games together, and its
+//! jail is frozen while each game is played. Without one, or when a limit
+//! cannot be applied to a game, the games are played in fresh processes.
+//! A program that does not answer as a server (an older library, a program
+//! that exits or calls another function before `p_startgame`) has played
+//! its first game as a fresh process would; so has one whose server dies,
+//! hangs or misbehaves: from then on its remaining games are played in
+//! fresh processes, each judged on its own.
+
+mod game;
+pub(crate) mod setup;
+
+use super::manager::Link;
+use super::process::Running;
+use super::{
+    EXIT_GRACE, GameResult, Launcher, Program, RunConfig, launch_with_channel, play, play_launched,
+};
+use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
+use poker_core::contest::ContestDeck;
+use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
+use poker_protocol::{Received, Transport};
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::process::Pid;
+use setup::{LimitSetter, SERVER_CPU_HARD, SandboxJail, ServerProcess};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+/// How long a server may take to report its child's end once the game is
+/// over and its processes are killed; a server slower than that is treated
+/// as hung.
+const REPORT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The most CPU time a server's jail may use per game outside the game
+/// (forking, reaping, reporting take a few milliseconds, a large Python
+/// server's fork some tens): more, or a game's CPU-time limit if that is
+/// less, is a server working for its games outside their limits.
+const SERVER_WORK_PER_GAME: Duration = Duration::from_millis(250);
+
+/// A [`Link`] over a transport with a deadline and an exit watch, which
+/// first hands out a line already read.
+pub(crate) struct Prefed<'a, 'w> {
+    first: Option<String>,
+    channel: &'a mut Transport<OwnedFd>,
+    deadline: Instant,
+    exit_watch: Option<BorrowedFd<'w>>,
+}
+
+impl<'a, 'w> Prefed<'a, 'w> {
+    pub(crate) fn new(
+        first: Option<String>,
+        channel: &'a mut Transport<OwnedFd>,
+        deadline: Instant,
+        exit_watch: Option<BorrowedFd<'w>>,
+    ) -> Prefed<'a, 'w> {
+        Prefed {
+            first,
+            channel,
+            deadline,
+            exit_watch,
+        }
+    }
+}
+
+impl Link for Prefed<'_, '_> {
+    fn receive(&mut self) -> Received {
+        match self.first.take() {
+            Some(line) => Received::Line(line),
+            None => self.channel.receive(Some(self.deadline), self.exit_watch),
+        }
+    }
+
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.channel.send(line)
+    }
+}
+
+/// Waits until one of `fds` is readable or `deadline` passes; which one
+/// (`None`: the deadline).
+fn wait_any(fds: &[BorrowedFd<'_>], deadline: Instant) -> Option<usize> {
+    loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        if wait.is_zero() {
+            return None;
+        }
+        let timeout = Timespec {
+            tv_sec: wait.as_secs() as i64,
+            tv_nsec: i64::from(wait.subsec_nanos()),
+        };
+        let mut polled: Vec<PollFd<'_>> = fds
+            .iter()
+            .map(|fd| PollFd::new(fd, PollFlags::IN))
+            .collect();
+        match poll(&mut polled, Some(&timeout)) {
+            Ok(n) if n > 0 => return polled.iter().position(|p| !p.revents().is_empty()),
+            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+/// A running fork server.
+pub(crate) struct Server {
+    running: Running,
+    channel: OwnedFd,
+    /// The server's own process, proven a process of its jail.
+    process: ServerProcess,
+    /// Sets its processes' CPU-time limits where the evaluator cannot.
+    limit_setter: Option<LimitSetter>,
+    /// Keeps the v1 freezer cheap to use around each game.
+    _freezer_keepalive: Option<FreezerKeepalive>,
+}
+
+/// What starting a server gave.
+enum Started {
+    /// A server, ready for its first game.
+    Server(Box<Server>),
+    /// Not a server: the program played the game it was started for.
+    Played(GameResult),
+    /// A server that is not to be used (why): it was ended, and its games
+    /// are to be played in fresh processes.
+    Unfit(String),
+}
+
+/// The limits the server process itself starts under: the game's, with a
+/// CPU-time limit of its own, bounded once it says hello to what it used,
+/// a game's limit and some slack, and moved as it uses more (see
+/// [`setup`]), below a hard limit that stays.
+fn server_limits(limits: &Limits) -> Limits {
+    Limits {
+        cpu: Duration::from_secs(SERVER_CPU_HARD - 1),
+        ..limits.clone()
+    }
+}
+
+/// Why `config` cannot have a fork server at all, if it cannot: one needs
+/// the sandbox's cgroup, to hold the server and its games to one memory
+/// and process limit and to freeze the server while a game is played.
+fn unfit_config(config: &RunConfig) -> Option<String> {
+    let why = match &config.launcher {
+        Launcher::Plain => "without the sandbox",
+        Launcher::Bubblewrap { facts, .. } => match &facts.cgroup {
+            None => "without a cgroup for the sandbox's jails (run as root)",
+            Some(cg) if !(cg.memory && cg.processes) => {
+                "without the memory and pids cgroup controllers"
+            }
+            Some(_) => return None,
+        },
+    };
+    Some(format!(
+        "no fork server {why}: nothing could freeze it while its games are played, or hold it \
+         and its games to the memory and process limits"
+    ))
+}
+
+/// Starts `program` as a fork server. If it answers otherwise, what it
+/// does is deck `number`'s game, played and judged as a fresh process.
+fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfig) -> Started {
+    let start = Instant::now();
+    let protocol = (PROTOCOL_ENV.into(), FORK_SERVER_VERSION.to_string().into());
+    let limits = server_limits(&config.limits);
+    let shape = CgroupShape::ForkServer;
+    let (running, channel) = match launch_with_channel(program, &[protocol], &limits, shape, config)
+    {
+        Ok(launched) => launched,
+        Err(e) => return Started::Unfit(format!("cannot start the fork server: {e}")),
+    };
+    let deadline = start + config.limits.wall;
+    let mut watched = vec![channel.as_fd()];
+    watched.extend(running.pidfd.as_ref().map(|fd| fd.as_fd()));
+    let first = match wait_any(&watched, deadline) {
+        Some(0) => match server::receive_line(&channel, Some(deadline)) {
+            Ok(Some((line, attached))) => Some((line, attached.pid)),
+            _ => None,
+        },
+        _ => None,
+    };
+    drop(watched);
+    let (first, sender) = first.unzip();
+    if first.as_deref().and_then(ServerLine::decode) != Some(ServerLine::Hello(FORK_SERVER_VERSION))
+    {
+        // Not a server: this was a game, as in a fresh process.
+        return match Transport::socket(channel) {
+            Ok(transport) => Started::Played(play_launched(
+                running, transport, first, start, deck, number, config,
+            )),
+            Err(e) => Started::Played(super::not_started(program, number, e)),
+        };
+    }
+    let unfit = |running: Running, why: &str| {
+        let _ = running.finish(Duration::ZERO);
+        Started::Unfit(why.into())
+    };
+    let Some(jail) = running.cgroup() else {
+        return unfit(running, "the fork server's jail has no cgroup");
+    };
+    let process = sender.flatten().and_then(Pid::from_raw).and_then(|pid| {
+        let jail = SandboxJail {
+            cgroup: jail,
+            as_user: None,
+        };
+        ServerProcess::prove(&jail, pid)
+    });
+    let Some(process) = process else {
+        return unfit(
+            running,
+            "the fork server's hello came from no process of its jail",
+        );
+    };
+    let freezer_keepalive = jail.freezer_keepalive();
+    let limit_setter = running.leased_uid().map(LimitSetter::new);
+    let server = Server {
+        running,
+        channel,
+        process,
+        limit_setter,
+        _freezer_keepalive: freezer_keepalive,
+    };
+    // What the program did before p_startgame counts towards every
+    // game's CPU time in a fresh process: a server that spent the
+    // limit on it would have each game judged otherwise.
+    let before = server.cpu_time().unwrap_or_default();
+    if before >= config.limits.cpu {
+        server.close();
+        return Started::Unfit(format!(
+            "the program used {:.1} s of CPU time before p_startgame, over the game's limit",
+            before.as_secs_f64()
+        ));
+    }
+    // Its first child inherits its CPU-time limit.
+    if let Err(why) = setup::bound_server(&server.setup_jail(), &server.process, &config.limits) {
+        server.close();
+        return Started::Unfit(why);
+    }
+    // Another process of the program would be frozen with the server
+    // while each game is played, so whether it called p_startgame too
+    // (a broken rule in a fresh process) would show only between
+    // games, after one was judged: such a program plays fresh.
+    let processes = server.program_processes();
+    if processes.is_some_and(|n| n > 1) {
+        server.close();
+        return Started::Unfit(
+            "the program had more than one process when it called p_startgame".into(),
+        );
+    }
+    Started::Server(Box::new(server))
+}
+
+/// What one game through the server gave.
+enum Served {
+    /// The game was played (its result), and whether the server is still
+    /// fit for more games.
+    Game(Box<GameResult>, bool),
+    /// The game was not played through the server (why: it died, hung or
+    /// misbehaved before its child spoke, a limit could not be applied to
+    /// the game, or it went while its child played and took the child along
+    /// before a card was dealt): the game is to be played again in a fresh
+    /// process, and the server is unfit for more.
+    NotStarted(String),
+}
+
+impl Server {
+    /// The cgroup of the server's jail (it has one: see [`start`]).
+    fn jail(&self) -> &GameCgroup {
+        self.running
+            .cgroup()
+            .expect("a fork server is started only in a jail with a cgroup")
+    }
+
+    /// The server's jail, for setting a game up.
+    fn setup_jail(&self) -> SandboxJail<'_> {
+        SandboxJail {
+            cgroup: self.jail(),
+            as_user: self.limit_setter.as_ref(),
+        }
+    }
+
+    /// How many processes of the program its jail (the server's cgroup)
+    /// holds: those inside the jail's pid namespace but its init (the
+    /// reaper, pid 1 there); bubblewrap stays outside it.
+    fn program_processes(&self) -> Option<usize> {
+        let inside = |pid: &u32| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let nspid = status.lines().find_map(|l| l.strip_prefix("NSpid:"))?;
+            let ids: Vec<&str> = nspid.split_whitespace().collect();
+            Some(ids.len() >= 2 && ids.last() != Some(&"1"))
+        };
+        let pids = self.running.cgroup()?.pids();
+        Some(pids.iter().filter(|pid| inside(pid) == Some(true)).count())
+    }
+
+    /// CPU time used so far by the server's jail (its own cgroup, not its
+    /// games'), if measured.
+    fn cpu_time(&self) -> Option<Duration> {
+        self.running.cgroup().and_then(|cg| cg.cpu_time())
+    }
+
+    /// Tells the server there are no more games, and ends it.
+    fn close(self) {
+        let _ = server::send_with_fds(self.channel.as_fd(), Order::Done.encode().as_bytes(), &[]);
+        drop(self.channel);
+        self.running.wait_until(Instant::now() + EXIT_GRACE);
+        let _ = self.running.finish(Duration::ZERO);
+    }
+}
+
+/// Where a contestant's games were played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Processes {
+    /// Games played by children of a fork server.
+    pub forked: usize,
+    /// Games played in processes of their own.
+    pub fresh: usize,
+    /// Why the fork server was given up for the remaining games, if it was.
+    pub fallback: Option<String>,
+}
+
+impl Processes {
+    /// Adds another worker's counts.
+    pub fn add(&mut self, other: Processes) {
+        self.forked += other.forked;
+        self.fresh += other.fresh;
+        if self.fallback.is_none() {
+            self.fallback = other.fallback;
+        }
+    }
+}
+
+/// Plays the decks that `next` hands out (number, deck) through one fork
+/// server of `program`, calling `on_game` after each; falls back to fresh
+/// processes as the module says. Returns where the games were played.
+pub(crate) fn play_through_server(
+    supervisor: &super::Supervisor,
+    program: &Program,
+    config: &RunConfig,
+    mut next: impl FnMut() -> Option<(usize, ContestDeck)>,
+    mut on_game: impl FnMut(GameResult),
+) -> Processes {
+    let mut processes = Processes {
+        fallback: unfit_config(config),
+        ..Processes::default()
+    };
+    let mut server: Option<Server> = None;
+    while let Some((number, deck)) = next() {
+        if processes.fallback.is_some() {
+            processes.fresh += 1;
+            on_game(play(supervisor, program, &deck, number, config));
+            continue;
+        }
+        let current = match server.as_mut() {
+            Some(current) => current,
+            None => match start(program, &deck, number, config) {
+                Started::Server(started) => server.insert(*started),
+                Started::Unfit(why) => {
+                    processes.fresh += 1;
+                    processes.fallback = Some(why);
+                    on_game(play(supervisor, program, &deck, number, config));
+                    continue;
+                }
+                Started::Played(result) => {
+                    processes.fresh += 1;
+                    processes.fallback = Some(format!(
+                        "not a fork server ({}): an older libpoker, or a program that does not start with p_startgame",
+                        result.reason.as_deref().unwrap_or("it played one game")
+                    ));
+                    on_game(result);
+                    continue;
+                }
+            },
+        };
+        match current.play(&deck, number, config) {
+            Served::Game(result, fit) => {
+                processes.forked += 1;
+                on_game(*result);
+                if !fit {
+                    processes.fallback =
+                        Some("the fork server died, hung or misbehaved between games".into());
+                }
+            }
+            Served::NotStarted(why) => {
+                processes.fallback = Some(why);
+                processes.fresh += 1;
+                on_game(play(supervisor, program, &deck, number, config));
+            }
+        }
+        if processes.fallback.is_some() {
+            if let Some(server) = server.take() {
+                server.close();
+            }
+        }
+    }
+    if let Some(server) = server {
+        server.close();
+    }
+    processes
+}
