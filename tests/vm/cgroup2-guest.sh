@@ -67,15 +67,15 @@ fi
 left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 [ -z "$left" ] && pass "no game or server cgroup left in $root/poker-sandbox" || no "cgroups left: $left"
 
-# A memfd hoard through a fork server: its jail is a folder with server/
+# A /tmp hoard through a fork server: its jail is a folder with server/
 # and game-N/ leaves, the memory limit on the folder, so what each game
 # leaves in the memfd counts towards the next games' memory.
-stamp "poker eval --fork-server, a memfd hoard"
+stamp "poker eval --fork-server, a /tmp hoard"
 if "$poker" eval --fork-server --json --quiet --sandbox on --time-limit 30 --memory-limit 64M \
-    tests/contestants/hostile/memfd_hoard.c > "$out/guest-hoard.json" 2> "$out/guest-hoard.err"; then
-    pass "poker eval --fork-server with a memfd hoard"
+    tests/contestants/hostile/tmp_hoard.c > "$out/guest-hoard.json" 2> "$out/guest-hoard.err"; then
+    pass "poker eval --fork-server with a /tmp hoard"
 else
-    cat "$out/guest-hoard.err"; no "poker eval --fork-server with a memfd hoard"
+    cat "$out/guest-hoard.err"; no "poker eval --fork-server with a /tmp hoard"
 fi
 left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 [ -z "$left" ] && pass "no game or server cgroup left after the hoard" || no "cgroups left: $left"

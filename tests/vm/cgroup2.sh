@@ -162,9 +162,9 @@ hoarded = [t["status"] for t in hoard["contestants"][0]["tests"]]
 held = [int(l.split()[2]) for t in hoard["contestants"][0]["tests"]
         for l in t.get("stderr", "").splitlines() if l.startswith("hoard holds ")]
 check("memory" in hoarded and set(hoarded) <= {"ok", "memory"},
-      f"memfd hoard: the games past the limit fail with memory: {hoarded}")
+      f"/tmp hoard: the games past the limit fail with memory: {hoarded}")
 check(held and max(held) >= 24 and max(held) <= 64,
-      f"memfd hoard: never more than the 64 MiB limit held by a server and its games: {held}")
+      f"/tmp hoard: never more than the 64 MiB limit held by a server and its games: {held}")
 greedy_host = scores(host)["greedy"][:3]
 check(scores(named)["greedy"] == greedy_host, f"delegated: greedy scores {greedy_host} as on this machine")
 games = [t for c in auto["contestants"] for t in c["tests"]]

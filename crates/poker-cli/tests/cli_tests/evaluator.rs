@@ -353,35 +353,34 @@ fn forking_source(marker: u64, placements: u32) -> String {
 #include "poker.h"
 int main(void) {{
     int v, c, i;
-    {EXEC_SEEN_DECLARE}
     pid_t child = fork();
     if (child == 0) {{
-        if (fork() == 0) {{
-            setsid();
-            execl("/bin/sleep", "sleep", "999.{marker}", (char *)0);
-            _exit(1);
-        }}
+        {daemon}
         _exit(0);
     }}
     waitpid(child, 0, 0);
-    {EXEC_SEEN_WAIT}
     p_startgame();
     for (i = 0; i < {placements}; i++) {{ p_look(&v, &c); p_place(i % 4 + 1); }}
     return 0;
 }}
-"#
+"#,
+        daemon = daemon_exec(marker)
     )
 }
 
-/// C declarations for [`EXEC_SEEN_WAIT`]: a pipe whose write end closes
-/// when the last process holding it execs (close-on-exec).
-const EXEC_SEEN_DECLARE: &str =
-    "int seen[2]; char byte; if (pipe2(seen, O_CLOEXEC) != 0) return 9;";
-/// C statements, after the intermediate child has been waited for: wait
-/// until the grandchild has exec'd `sleep` (its copy of the write end
-/// closes then), an event rather than a pause, however slow the machine.
-const EXEC_SEEN_WAIT: &str =
-    "close(seen[1]); while (read(seen[0], &byte, 1) > 0) {} close(seen[0]);";
+/// C statements for the intermediate child: start the grandchild, a
+/// daemon in a session of its own running `sleep 999.<marker>`, with
+/// vfork, which returns only once the grandchild has exec'd. So the
+/// program's main process, having waited for the intermediate child, knows
+/// the daemon is running: an event rather than a pause, however slow the
+/// machine, and without a pipe (which a game's system-call filter
+/// refuses). Only setsid and execl run in the vfork child, as it shares
+/// its parent's memory.
+fn daemon_exec(marker: u64) -> String {
+    format!(
+        "if (vfork() == 0) {{ setsid(); execl(\"/bin/sleep\", \"sleep\", \"999.{marker}\", (char *)0); _exit(1); }}"
+    )
+}
 
 /// A number unlikely to be in any other process's command line.
 fn marker() -> u64 {
@@ -491,8 +490,10 @@ static int count(void) {{
 int main(void) {{
     int v, c, i, before = count(), after;
     FILE *log;
-    {EXEC_SEEN_DECLARE}
-    pid_t child = fork();
+    int seen[2]; char byte;
+    pid_t child;
+    if (pipe2(seen, O_CLOEXEC) != 0) return 9;
+    child = fork();
     if (child == 0) {{
         if (fork() == 0) {{
             setsid();
@@ -502,8 +503,13 @@ int main(void) {{
         _exit(0);
     }}
     waitpid(child, 0, 0);
-    {EXEC_SEEN_WAIT}
-    after = count();
+    /* Wait until the daemon has exec'd: its copy of the write end closes
+       at exec (close-on-exec), and this process's own copy is closed
+       first. Unconfined, so no filter refuses the pipe. The kernel sets
+       the new command line a moment after that: look until it shows (a
+       second at most). */
+    close(seen[1]); while (read(seen[0], &byte, 1) > 0) {{}} close(seen[0]);
+    for (i = 0; i < 1000 && (after = count()) == 0; i++) usleep(1000);
     log = fopen("{log}", "a");
     fprintf(log, "%d %d\n", before, after);
     fclose(log);
