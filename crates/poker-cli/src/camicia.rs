@@ -1,13 +1,9 @@
 //! `poker camicia`: simulate a Camicia (Beggar-My-Neighbour) game, search
 //! many deals for long ones, and convert between deals and their indices.
 
-mod checkpoint;
 mod extend;
-pub(crate) mod merge;
-mod odds;
-mod proof;
+mod merge;
 mod status;
-mod unit;
 
 use anyhow::{Context, bail};
 use poker_core::camicia::search::{Extended, Extending, Game, Partial, Search, Shard, Work};
@@ -15,6 +11,7 @@ use poker_core::camicia::{
     self, Card, DEAL_COUNT, Deal, Player, VectorSimulator, notation, parse_deck, penalties,
     reference,
 };
+use poker_hunt::checkpoint::{self, Unit};
 use serde_json::json;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -411,7 +408,17 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let report = match &unit {
         None => search.run(VectorSimulator::new, |deals| bar.inc(deals), on_loop)?,
         Some(unit) => {
-            let ending = unit.run(&search, |from: Partial, hook| {
+            let announce = |at: u128| {
+                eprintln!(
+                    "poker: resuming from checkpoint {} at index {at} of {}..{}",
+                    unit.checkpoint
+                        .as_deref()
+                        .map_or("", |p| p.to_str().unwrap_or("")),
+                    unit.range.0,
+                    unit.range.1
+                )
+            };
+            let ending = unit.run(&search, announce, |from: Partial, hook| {
                 bar.set_position(from.report.deals);
                 resumed.set(from.report.deals);
                 Ok(search.run_from(
@@ -539,12 +546,7 @@ fn extended_line(e: &Extended) -> String {
 }
 
 /// The work unit `start..end` of a search with --output or --checkpoint.
-fn unit_of(
-    args: &SearchArgs,
-    start: u128,
-    end: u128,
-    random: Option<u64>,
-) -> anyhow::Result<checkpoint::Unit> {
+fn unit_of(args: &SearchArgs, start: u128, end: u128, random: Option<u64>) -> anyhow::Result<Unit> {
     let shard = match (args.shard, &args.range) {
         (Some(shard), Some(r)) => {
             let (from, to) = parse_range(r)?;
@@ -555,7 +557,7 @@ fn unit_of(
     if !(args.checkpoint_every >= 0.0 && args.checkpoint_every.is_finite()) {
         bail!("--checkpoint-every is a number of seconds, 0 or more");
     }
-    Ok(checkpoint::Unit {
+    Ok(Unit {
         range: (start, end),
         random,
         extend: args.extend_from.extending(),

@@ -2,8 +2,8 @@
 //! result files and checkpoints, as they are.
 
 use super::parse_range;
-use super::unit::UnitFile;
 use anyhow::{Context, bail};
+use poker_hunt::unit::UnitFile;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
