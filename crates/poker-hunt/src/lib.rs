@@ -8,6 +8,7 @@
 //! command parses the flags and renders what it returns.
 
 pub mod checkpoint;
+pub mod hunt;
 pub mod merge;
 pub mod odds;
 pub mod proof;
