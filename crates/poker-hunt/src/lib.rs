@@ -11,6 +11,7 @@ pub mod checkpoint;
 pub mod hunt;
 pub mod merge;
 pub mod odds;
+pub mod progress;
 pub mod proof;
 pub mod unit;
 
