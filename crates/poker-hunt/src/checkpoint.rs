@@ -32,7 +32,7 @@ pub struct Unit {
 }
 
 /// How a unit's run ended.
-pub enum Ending {
+pub enum UnitEnding {
     /// Every deal simulated.
     Done(Box<Report>),
     /// Stopped by this signal after saving a checkpoint at this index.
@@ -136,7 +136,7 @@ impl Unit {
             Partial,
             &mut dyn FnMut(&Partial) -> ControlFlow<()>,
         ) -> anyhow::Result<Partial>,
-    ) -> anyhow::Result<Ending> {
+    ) -> anyhow::Result<UnitEnding> {
         debug_assert_eq!(
             search.work,
             match self.random {
@@ -214,7 +214,7 @@ impl Unit {
         }
         if let Some((signal, next)) = stopped {
             if done.blocks < search.work.blocks() {
-                return Ok(Ending::Stopped { signal, next });
+                return Ok(UnitEnding::Stopped { signal, next });
             }
         }
         if let Some(path) = &self.output {
@@ -224,7 +224,7 @@ impl Unit {
         if let Some(path) = &self.checkpoint {
             remove_if_there(path)?;
         }
-        Ok(Ending::Done(Box::new(done.report)))
+        Ok(UnitEnding::Done(Box::new(done.report)))
     }
 
     /// The result file already written for this unit, if `--output` holds

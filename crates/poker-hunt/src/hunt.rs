@@ -2,7 +2,7 @@
 //! from its checkpoint, saved on a timer and on SIGTERM, its result file
 //! written), with its wall and CPU time.
 
-use crate::checkpoint::{Ending, Unit, cpu_seconds};
+use crate::checkpoint::{Unit, UnitEnding, cpu_seconds};
 use poker_core::camicia::VectorSimulator;
 use poker_core::camicia::search::{Game, Partial, Report, Search};
 use std::cell::Cell;
@@ -91,8 +91,8 @@ impl Hunt {
                     },
                 )?;
                 match ending {
-                    Ending::Done(report) => *report,
-                    Ending::Stopped { signal, next } => {
+                    UnitEnding::Done(report) => *report,
+                    UnitEnding::Stopped { signal, next } => {
                         return Ok(Hunted::Stopped { signal, next });
                     }
                 }

@@ -490,7 +490,7 @@ fn verify(sim: &mut Simulator, record: &GameRecord, game: &Game) -> anyhow::Resu
                 actual.tricks
             );
         }
-    } else if game.outcome.status == poker_core::camicia::Status::Loop {
+    } else if game.outcome.status == poker_core::camicia::GameEnd::Loop {
         bail!("loop {} has no cycle", game.index);
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! What the unit tests share: a scratch folder and small units run for
 //! real (a few hundred deals, no subprocess).
 
-use crate::checkpoint::{Ending, Unit};
+use crate::checkpoint::{Unit, UnitEnding};
 use poker_core::camicia::VectorSimulator;
 use poker_core::camicia::search::{Partial, Search, Work};
 use std::num::NonZeroUsize;
@@ -68,6 +68,6 @@ pub fn run_to_end(unit: &Unit) -> Option<u128> {
             },
         )
         .expect("the unit runs");
-    assert!(matches!(ending, Ending::Done(_)));
+    assert!(matches!(ending, UnitEnding::Done(_)));
     resumed
 }

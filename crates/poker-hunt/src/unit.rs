@@ -20,7 +20,7 @@ use poker_core::camicia::extend::Depth;
 use poker_core::camicia::search::{
     Extended, Extending, ExtensionWork, Game, LENGTH_BIN, Report, Shard, Spent,
 };
-use poker_core::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator, notation};
+use poker_core::camicia::{DEAL_COUNT, Deal, GameEnd, Outcome, VectorSimulator, notation};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -71,7 +71,7 @@ pub struct GameRecord {
 impl GameRecord {
     /// The record of `game`; a loop's cycle is extracted here.
     pub fn of(game: &Game) -> GameRecord {
-        let cycle = (game.outcome.status == Status::Loop)
+        let cycle = (game.outcome.status == GameEnd::Loop)
             .then(|| Cycle::of_penalties(game.deal.a(), game.deal.b()))
             .flatten()
             .map(|c| CycleRecord::of(&c));
@@ -103,8 +103,8 @@ impl GameRecord {
             );
         }
         let status = match self.status.as_str() {
-            "finished" => Status::Finished,
-            "loop" => Status::Loop,
+            "finished" => GameEnd::Finished,
+            "loop" => GameEnd::Loop,
             other => bail!("index {index}: unknown status `{other}`"),
         };
         Ok(Game {
@@ -467,8 +467,8 @@ impl UnitFile {
         report.checksum = checksum;
         report.lengths = self.lengths.counts.clone();
         for (list, status, name) in [
-            (&self.best, Status::Finished, "best game"),
-            (&self.loops, Status::Loop, "loop"),
+            (&self.best, GameEnd::Finished, "best game"),
+            (&self.loops, GameEnd::Loop, "loop"),
         ] {
             for record in list {
                 let game = record.claimed().with_context(|| format!("a {name}"))?;
@@ -481,7 +481,7 @@ impl UnitFile {
                 if game.outcome.status != status {
                     bail!("{name} {} has status {}", game.index, record.status);
                 }
-                if status == Status::Loop {
+                if status == GameEnd::Loop {
                     report.loops.push(game);
                 } else {
                     report.best.push(game);
@@ -574,7 +574,7 @@ impl UnitFile {
                     e.from
                 );
             }
-            if e.game.outcome.status != Status::Finished {
+            if e.game.outcome.status != GameEnd::Finished {
                 bail!(
                     "extended deal {} has status {}",
                     e.game.index,
