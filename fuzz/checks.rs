@@ -707,7 +707,7 @@ pub fn game_api(data: &[u8]) {
 /// fast engine's outcome for every deal.
 pub fn camicia_deals(data: &[u8]) {
     use poker_core::camicia::search::Engine;
-    use poker_core::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator};
+    use poker_core::camicia::{DEAL_COUNT, Deal, GameEnd, Outcome, VectorSimulator};
     let mut deals = Vec::new();
     for chunk in data.chunks_exact(17).take(64) {
         let index = u128::from_le_bytes(chunk[..16].try_into().unwrap()) % DEAL_COUNT;
@@ -726,7 +726,7 @@ pub fn camicia_deals(data: &[u8]) {
         .collect();
     for vector in [true, false] {
         let mut sim = VectorSimulator::with_vector(vector);
-        let mut got = vec![Outcome::new(Status::Finished, 0, 0); deals.len()];
+        let mut got = vec![Outcome::new(GameEnd::Finished, 0, 0); deals.len()];
         sim.run_batch(&deals, &mut got);
         assert_eq!(got, want, "vector path {vector}");
         for (deal, want) in deals.iter().zip(&want).take(4) {

@@ -14,7 +14,6 @@ mod ranges;
 mod render;
 mod run_options;
 mod shuffle;
-mod tally;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

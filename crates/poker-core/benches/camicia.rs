@@ -20,7 +20,7 @@ use common::thread_cpu_time;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use poker_core::camicia::search::Engine;
 use poker_core::camicia::{
-    Card, Deal, Outcome, Simulator, Status, VectorSimulator, reference, search,
+    Card, Deal, GameEnd, Outcome, Simulator, VectorSimulator, reference, search,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -49,9 +49,9 @@ fn plain_c_outcome(plain_c: PlainCamicia, deal: &Deal) -> Outcome {
         )
     };
     let status = if status == 0 {
-        Status::Finished
+        GameEnd::Finished
     } else {
-        Status::Loop
+        GameEnd::Loop
     };
     Outcome::new(status, cards, tricks)
 }
@@ -100,7 +100,7 @@ fn engine_ratios(plain_c: PlainCamicia) {
     }
     let engine = |mut sim: VectorSimulator| {
         move |d: &[Deal]| {
-            let mut out = vec![Outcome::new(Status::Finished, 0, 0); d.len()];
+            let mut out = vec![Outcome::new(GameEnd::Finished, 0, 0); d.len()];
             sim.run_batch(d, &mut out);
             total_cards(&out)
         }
@@ -220,7 +220,7 @@ fn simulate(c: &mut Criterion) {
     });
     group.bench_function("vector simulator, 10k random deals (CPU time)", |bench| {
         let mut sim = VectorSimulator::new();
-        let mut out = vec![Outcome::new(Status::Finished, 0, 0); deals.len()];
+        let mut out = vec![Outcome::new(GameEnd::Finished, 0, 0); deals.len()];
         bench.iter_custom(|iters| {
             let start = thread_cpu_time();
             for _ in 0..iters {

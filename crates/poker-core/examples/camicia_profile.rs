@@ -5,7 +5,7 @@
 #[path = "../../../benches/common/mod.rs"]
 mod common;
 use common::thread_cpu_time;
-use poker_core::camicia::{Simulator, Status, search};
+use poker_core::camicia::{GameEnd, Simulator, search};
 
 fn main() {
     let n: usize = std::env::args()
@@ -22,7 +22,7 @@ fn main() {
         cards += o.cards;
         tricks += o.tricks;
         max_tricks = max_tricks.max(o.tricks);
-        loops += u64::from(o.status == Status::Loop);
+        loops += u64::from(o.status == GameEnd::Loop);
     }
     let secs = start.elapsed().as_secs_f64();
     let cpu = thread_cpu_time().as_secs_f64() - cpu_start;

@@ -2,7 +2,7 @@
 //! "camicia"): simulate one game from C. The rules and the counting are
 //! exercism's; see `docs/camicia.md` and the Rust module `poker::camicia`.
 
-use crate::camicia::{self, Player, Simulator, Status, parse_deck_bytes};
+use crate::camicia::{self, GameEnd, Player, Simulator, parse_deck_bytes};
 use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
@@ -56,8 +56,8 @@ impl From<camicia::Outcome> for CamiciaResult {
     fn from(o: camicia::Outcome) -> Self {
         CamiciaResult {
             status: match o.status {
-                Status::Finished => CAMICIA_FINISHED,
-                Status::Loop => CAMICIA_LOOP,
+                GameEnd::Finished => CAMICIA_FINISHED,
+                GameEnd::Loop => CAMICIA_LOOP,
             },
             cards: o.cards,
             tricks: o.tricks,

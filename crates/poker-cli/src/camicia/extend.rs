@@ -1,12 +1,12 @@
 //! `poker camicia extend`: the longest deal of a deal's basin (backward
 //! extension), proved by forward play.
 
-use super::proof;
 use anyhow::Context;
 use poker_core::camicia::extend::{Extension, extend};
 use poker_core::camicia::{
     Card, Deal, Outcome, Player, Simulator, parse_deck, penalties, reference,
 };
+use poker_hunt::proof;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;

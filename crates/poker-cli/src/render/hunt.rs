@@ -4,9 +4,9 @@
 //! longest game's plot.
 
 use super::{camicia_svg, environment};
-use crate::camicia::merge::Merged;
 use plotters::prelude::*;
 use poker_core::camicia::reference::Trace;
+use poker_hunt::merge::Merged;
 use serde::Serialize;
 
 const GREEN: RGBColor = RGBColor(46, 107, 58);

@@ -19,7 +19,7 @@
 use super::card::Player;
 use super::index::{DEAL_CARDS, Deal, DealError, HAND_CARDS};
 use super::predecessor::{piles, write_before};
-use super::{Outcome, Simulator, Status};
+use super::{GameEnd, Outcome, Simulator};
 use std::fmt;
 
 /// A round-start state of a 52-card game, the leader's deck first.
@@ -224,7 +224,7 @@ pub fn extend(a: &[u8], b: &[u8]) -> Result<Extension, ExtendError> {
 /// [`ExtendError::Loop`] if the game loops.
 pub fn extend_deal(deal: &Deal, depth: Depth) -> Result<Extension, ExtendError> {
     let original = Simulator::new().run_unchecked(deal.a(), deal.b());
-    if original.status == Status::Loop {
+    if original.status == GameEnd::Loop {
         return Err(ExtendError::Loop(original));
     }
     // The game's round starts and the cards played before each.
@@ -284,7 +284,7 @@ pub fn extend_deal(deal: &Deal, depth: Depth) -> Result<Extension, ExtendError> 
     let deal = best.node.deal();
     Ok(Extension {
         deal,
-        outcome: Outcome::new(Status::Finished, best.cards, best.tricks),
+        outcome: Outcome::new(GameEnd::Finished, best.cards, best.tricks),
         original,
         added: best.cards - total,
         joins_trick: best.join as u64,
@@ -340,7 +340,7 @@ mod tests {
         let mut sim = Simulator::new();
         for deal in crate::camicia::search::random_deals(21, 300) {
             let want = sim.run_unchecked(deal.a(), deal.b());
-            if want.status == Status::Loop {
+            if want.status == GameEnd::Loop {
                 continue;
             }
             let mut node = Node {

@@ -44,7 +44,7 @@
 //! (whether or not it came before round [`QUIET_ROUNDS`]), and its cards and
 //! tricks are reported, exactly as the rules count them.
 
-use super::{Outcome, Status};
+use super::{GameEnd, Outcome};
 
 /// Bits of a run that hold the penalty (the rest hold the zeros).
 const PEN_BITS: u32 = 3;
@@ -410,7 +410,7 @@ impl<R: Rings> Engine<R> {
         self.state = other.state;
     }
 
-    fn outcome(&self, status: Status) -> Outcome {
+    fn outcome(&self, status: GameEnd) -> Outcome {
         Outcome::new(status, self.state.cards, self.state.tricks)
     }
 
@@ -431,7 +431,7 @@ impl<R: Rings> Engine<R> {
         for _ in 0..quiet {
             if round(&mut self.rings, &mut state) {
                 self.state = state;
-                return self.outcome(Status::Finished);
+                return self.outcome(GameEnd::Finished);
             }
         }
         self.state = state;
@@ -442,7 +442,7 @@ impl<R: Rings> Engine<R> {
         let (mut power, mut lambda) = (1u64, 0u64);
         loop {
             if self.round() {
-                return self.outcome(Status::Finished);
+                return self.outcome(GameEnd::Finished);
             }
             lambda += 1;
             if self.same_state(saved) {
@@ -468,7 +468,7 @@ impl<R: Rings> Engine<R> {
             hare.round();
             tortoise.round();
         }
-        hare.outcome(Status::Loop)
+        hare.outcome(GameEnd::Loop)
     }
 }
 
@@ -540,7 +540,7 @@ impl Simulator {
     /// rounds (the outcome is the same for any value).
     fn run_quiet(&mut self, a: &[u8], b: &[u8], quiet: u64) -> Outcome {
         if a.is_empty() {
-            return Outcome::new(Status::Finished, 0, 0);
+            return Outcome::new(GameEnd::Finished, 0, 0);
         }
         // Short decks cannot hold many payment cards: no need to count.
         let payment_cards = if a.len() + b.len() <= FIXED_PAYMENT_CARDS {
@@ -594,7 +594,10 @@ mod tests {
             &parse_deck("----------Q----KQ-J-----KA", crate::camicia::Player::B).unwrap(),
         );
         let mut sim = Simulator::new();
-        assert_eq!(check(&mut sim, &a, &b), Outcome::new(Status::Loop, 474, 66));
+        assert_eq!(
+            check(&mut sim, &a, &b),
+            Outcome::new(GameEnd::Loop, 474, 66)
+        );
     }
 
     #[test]
@@ -618,7 +621,7 @@ mod tests {
                 })
                 .collect();
             let (a, b) = pens.split_at(rng.random_range(1..=pens.len()));
-            if sim.run_unchecked(a, b).status == Status::Loop {
+            if sim.run_unchecked(a, b).status == GameEnd::Loop {
                 longest_loop = longest_loop.max(check(&mut sim, a, b).tricks);
                 loops += 1;
             } else if finished < 2000 {

@@ -61,20 +61,27 @@ pub use vector::{ROUND_LIMIT, VectorSimulator};
 
 use std::fmt;
 
-/// How a game ended.
+/// How a Camicia game ended (not a contest game's status, which is the
+/// evaluator's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
+pub enum GameEnd {
     /// One player holds every card.
     Finished,
     /// A round started in the same state as an earlier round: it never ends.
     Loop,
 }
 
-impl fmt::Display for Status {
+/// [`GameEnd`]'s former name.
+#[deprecated(
+    note = "renamed GameEnd (the evaluator's contest games have a Status); removed in 0.4.0"
+)]
+pub type Status = GameEnd;
+
+impl fmt::Display for GameEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Status::Finished => "finished",
-            Status::Loop => "loop",
+            GameEnd::Finished => "finished",
+            GameEnd::Loop => "loop",
         })
     }
 }
@@ -83,7 +90,7 @@ impl fmt::Display for Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// Finished or loop.
-    pub status: Status,
+    pub status: GameEnd,
     /// Cards put on the pile during the game (up to the first repeated
     /// round start, for a loop).
     pub cards: u64,
@@ -93,7 +100,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// An outcome from its three parts.
-    pub fn new(status: Status, cards: u64, tricks: u64) -> Outcome {
+    pub fn new(status: GameEnd, cards: u64, tricks: u64) -> Outcome {
         Outcome {
             status,
             cards,
@@ -125,10 +132,10 @@ pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
 /// cards, 670 tricks.
 ///
 /// ```
-/// use poker_core::camicia::{Status, simulate_str};
+/// use poker_core::camicia::{GameEnd, simulate_str};
 ///
 /// let outcome = simulate_str("------------KAQ----J------", "-JQQK---K----JK--QA-A-JA--")?;
-/// assert_eq!(outcome.status, Status::Finished);
+/// assert_eq!(outcome.status, GameEnd::Finished);
 /// assert_eq!((outcome.cards, outcome.tricks), (4791, 670));
 /// # Ok::<(), poker_core::camicia::ParseError>(())
 /// ```

@@ -4,7 +4,7 @@
 //! `poker camicia --trace` prints its round-by-round table.
 
 use super::card::{Card, Player};
-use super::{Outcome, Status};
+use super::{GameEnd, Outcome};
 use std::collections::{HashMap, VecDeque};
 
 /// One line of a game's table, as in the seed's examples: the state after a
@@ -106,7 +106,7 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> (Trace, Option<Repeat>) {
         // is played. There is no pile to collect, so no trick.
         let trace = Trace {
             rows,
-            outcome: Outcome::new(Status::Finished, 0, 0),
+            outcome: Outcome::new(GameEnd::Finished, 0, 0),
             repeat: None,
         };
         return (trace, None);
@@ -124,7 +124,7 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> (Trace, Option<Repeat>) {
             cycle.sort_by_key(|(r, _)| *r);
             let trace = Trace {
                 rows,
-                outcome: Outcome::new(Status::Loop, cards, tricks),
+                outcome: Outcome::new(GameEnd::Loop, cards, tricks),
                 repeat: Some((round, first)),
             };
             let repeat = Repeat {
@@ -165,7 +165,7 @@ fn play(a: &[Card], b: &[Card], keep: bool) -> (Trace, Option<Repeat>) {
         if decks[winner.other().index()].is_empty() {
             let trace = Trace {
                 rows,
-                outcome: Outcome::new(Status::Finished, cards, tricks),
+                outcome: Outcome::new(GameEnd::Finished, cards, tricks),
                 repeat: None,
             };
             return (trace, None);

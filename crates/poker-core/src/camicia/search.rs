@@ -19,7 +19,7 @@ pub use extension::{Extended, Extending, ExtensionWork, Spent};
 pub use shard::{Shard, ShardError};
 
 use super::index::{DEAL_COUNT, Deal};
-use super::{Outcome, Status};
+use super::{GameEnd, Outcome};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -75,7 +75,7 @@ fn mix(mut x: u64) -> u64 {
 /// Chained SplitMix64 finalisers over the four words: any change of one
 /// outcome changes the sum.
 pub fn outcome_hash(key: u128, outcome: &Outcome) -> u64 {
-    let status = u64::from(outcome.status == Status::Loop);
+    let status = u64::from(outcome.status == GameEnd::Loop);
     let mut h = mix(key as u64 ^ 0x6a09_e667_f3bc_c908);
     h = mix(h ^ (key >> 64) as u64);
     h = mix(h ^ outcome.cards);
@@ -118,7 +118,7 @@ impl Report {
     pub fn add(&mut self, key: u128, deal: &Deal, outcome: Outcome, index: impl FnOnce() -> u128) {
         self.deals += 1;
         self.checksum = self.checksum.wrapping_add(outcome_hash(key, &outcome));
-        if outcome.status == Status::Loop {
+        if outcome.status == GameEnd::Loop {
             self.loops.push(Game {
                 index: index(),
                 deal: *deal,
@@ -212,7 +212,7 @@ fn run_batch<E: Engine + ?Sized>(
     index: impl Fn(usize, &Deal) -> u128,
 ) {
     outcomes.clear();
-    outcomes.resize(deals.len(), Outcome::new(Status::Finished, 0, 0));
+    outcomes.resize(deals.len(), Outcome::new(GameEnd::Finished, 0, 0));
     engine.run_batch(deals, outcomes);
     for (k, (deal, &outcome)) in deals.iter().zip(outcomes.iter()).enumerate() {
         report.add(key(k), deal, outcome, || index(k, deal));

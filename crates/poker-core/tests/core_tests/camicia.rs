@@ -3,7 +3,7 @@
 //! games, and known pitfalls). Expected values come only from those files.
 
 use poker_core::camicia::{
-    self, Card, Deal, Outcome, Player, Simulator, Status, parse_deck, reference, simulate_str,
+    self, Card, Deal, GameEnd, Outcome, Player, Simulator, parse_deck, reference, simulate_str,
 };
 use serde_json::Value;
 
@@ -27,8 +27,8 @@ fn deck(tokens: &Value, player: Player) -> Vec<Card> {
 
 fn expected(v: &Value) -> Outcome {
     let status = match v["status"].as_str().unwrap() {
-        "finished" => Status::Finished,
-        "loop" => Status::Loop,
+        "finished" => GameEnd::Finished,
+        "loop" => GameEnd::Loop,
         other => panic!("unknown status {other}"),
     };
     Outcome::new(
@@ -120,7 +120,7 @@ fn the_seeds_loop_example_repeats_round_two_at_round_four() {
     let b = parse_deck("4 J 5", Player::B).unwrap();
     let trace = reference::trace(&a, &b);
     assert_eq!(trace.repeat, Some((4, 2)));
-    assert_eq!(trace.outcome, Outcome::new(Status::Loop, 8, 3));
+    assert_eq!(trace.outcome, Outcome::new(GameEnd::Loop, 8, 3));
 }
 
 #[test]
@@ -185,7 +185,7 @@ fn lowercase_tokens_and_t_for_ten_are_accepted() {
     let upper = simulate_str("2 A 7 8 Q 10", "3 4 5 6 K 9 J").unwrap();
     let lower = simulate_str("2 a 7 8 q t", "3 4 5 6 k 9 j").unwrap();
     assert_eq!(upper, lower);
-    assert_eq!(lower, Outcome::new(Status::Finished, 13, 1));
+    assert_eq!(lower, Outcome::new(GameEnd::Finished, 13, 1));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! common, so the exact first-repeat counting is exercised), and odd
 //! lengths and rank counts.
 
-use poker_core::camicia::{Card, Simulator, Status, reference, search};
+use poker_core::camicia::{Card, GameEnd, Simulator, reference, search};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -13,7 +13,7 @@ fn cards(pens: &[u8]) -> Vec<Card> {
         .collect()
 }
 
-fn agree(sim: &mut Simulator, a: &[u8], b: &[u8]) -> Status {
+fn agree(sim: &mut Simulator, a: &[u8], b: &[u8]) -> GameEnd {
     let fast = sim.run(a, b).unwrap();
     let slow = reference::simulate(&cards(a), &cards(b));
     assert_eq!(fast, slow, "a = {a:?}, b = {b:?}");
@@ -39,7 +39,7 @@ fn fast_and_reference_agree_on_every_deck_pair_up_to_seven_cards() {
             let pens: Vec<u8> = (0..len).map(|i| (code / 5u32.pow(i) % 5) as u8).collect();
             for split in 0..=pens.len() {
                 let (a, b) = pens.split_at(split);
-                if agree(&mut sim, a, b) == Status::Loop {
+                if agree(&mut sim, a, b) == GameEnd::Loop {
                     loops += 1;
                 }
             }

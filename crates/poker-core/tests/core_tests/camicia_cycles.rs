@@ -17,7 +17,7 @@ use crate::camicia_records;
 
 use poker_core::camicia::cycle::Cycle;
 use poker_core::camicia::reference::RoundStart;
-use poker_core::camicia::{Player, Status, parse_deck, penalties, reference};
+use poker_core::camicia::{GameEnd, Player, parse_deck, penalties, reference};
 
 fn pens(text: &str) -> Vec<u8> {
     penalties(&parse_deck(text, Player::A).unwrap())
@@ -66,7 +66,7 @@ fn the_four_card_exercism_loop_has_a_four_trick_cycle_of_sixteen_cards() {
 fn the_published_2024_loop_has_a_cycle_of_62_tricks() {
     let record = camicia_records::records()
         .into_iter()
-        .find(|r| r.outcome.status == Status::Loop)
+        .find(|r| r.outcome.status == GameEnd::Loop)
         .unwrap();
     let c = Cycle::of_penalties(record.deal.a(), record.deal.b()).unwrap();
     assert_eq!(c.tricks(), 62);
@@ -85,7 +85,7 @@ fn the_published_2024_loop_has_a_cycle_of_62_tricks() {
 fn the_same_cycle_entered_at_any_of_its_rounds_gets_one_id() {
     let record = camicia_records::records()
         .into_iter()
-        .find(|r| r.outcome.status == Status::Loop)
+        .find(|r| r.outcome.status == GameEnd::Loop)
         .unwrap();
     let c = Cycle::of_penalties(record.deal.a(), record.deal.b()).unwrap();
     let (id, mirror) = (c.id(), c.mirror_id());
@@ -101,7 +101,7 @@ fn the_same_cycle_entered_at_any_of_its_rounds_gets_one_id() {
                 .collect()
         };
         let outcome = reference::simulate(&cards(&a), &cards(&b));
-        assert_eq!((outcome.status, outcome.tricks), (Status::Loop, 62));
+        assert_eq!((outcome.status, outcome.tricks), (GameEnd::Loop, 62));
         let entered = Cycle::of_penalties(&a, &b).unwrap();
         if swapped {
             assert_eq!(entered.id(), mirror);

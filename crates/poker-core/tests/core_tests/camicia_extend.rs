@@ -11,7 +11,7 @@ use poker_core::camicia::predecessor::predecessors;
 use poker_core::camicia::reference::{self, RoundStart};
 use poker_core::camicia::search::random_deals;
 use poker_core::camicia::{
-    Card, Outcome, Player, Simulator, Status, notation, parse_deck, penalties,
+    Card, GameEnd, Outcome, Player, Simulator, notation, parse_deck, penalties,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -75,7 +75,7 @@ fn mann_and_wu_is_andersons_game_after_68_cards_and_nessler_2012_joins_it_after_
 fn the_first_tricks_bound_finds_the_records_extensions_too() {
     for record in records()
         .iter()
-        .filter(|g| g.outcome.status == Status::Finished)
+        .filter(|g| g.outcome.status == GameEnd::Finished)
     {
         let exact = extend_deal(&record.deal, Depth::Exact).unwrap();
         let bounded = extend_deal(&record.deal, Depth::FirstTricks(10)).unwrap();
@@ -88,11 +88,11 @@ fn the_first_tricks_bound_finds_the_records_extensions_too() {
 fn a_loop_is_not_extended_and_other_deals_are_refused() {
     let casella = records()
         .into_iter()
-        .find(|g| g.outcome.status == Status::Loop)
+        .find(|g| g.outcome.status == GameEnd::Loop)
         .unwrap();
     assert_eq!(
         extend(casella.deal.a(), casella.deal.b()),
-        Err(ExtendError::Loop(Outcome::new(Status::Loop, 474, 66)))
+        Err(ExtendError::Loop(Outcome::new(GameEnd::Loop, 474, 66)))
     );
     let short = penalties(&parse_deck("A-K-", Player::A).unwrap());
     let err = extend(&short, &short).unwrap_err();

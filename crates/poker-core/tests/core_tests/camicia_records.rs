@@ -2,7 +2,7 @@
 //! Camicia tests: each with its index, its deal and its published outcome.
 
 use poker_core::camicia::search::Game;
-use poker_core::camicia::{Deal, Outcome, Player, Status, parse_deck, penalties};
+use poker_core::camicia::{Deal, GameEnd, Outcome, Player, parse_deck, penalties};
 use serde_json::Value;
 
 /// Every published record, in the file's order.
@@ -20,8 +20,8 @@ pub fn records() -> Vec<Game> {
             let a = parse_deck(r["a"].as_str().unwrap(), Player::A).unwrap();
             let b = parse_deck(r["b"].as_str().unwrap(), Player::B).unwrap();
             let status = match r["status"].as_str().unwrap() {
-                "finished" => Status::Finished,
-                "loop" => Status::Loop,
+                "finished" => GameEnd::Finished,
+                "loop" => GameEnd::Loop,
                 other => panic!("unknown status {other}"),
             };
             Game {

@@ -6,7 +6,7 @@
 use crate::camicia_records;
 
 use poker_core::camicia::search::{BATCH, BLOCK, Engine, Game, Report, Search, Work, outcome_hash};
-use poker_core::camicia::{Card, Deal, Outcome, Simulator, Status, reference};
+use poker_core::camicia::{Card, Deal, GameEnd, Outcome, Simulator, reference};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -138,7 +138,7 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
         .collect();
     let loops: Vec<Game> = games
         .iter()
-        .filter(|g| g.outcome.status == Status::Loop)
+        .filter(|g| g.outcome.status == GameEnd::Loop)
         .copied()
         .collect();
     // The checksum sums every deal's hash; the histogram counts finished
@@ -149,7 +149,7 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
     let mut lengths = Vec::new();
     for g in games
         .iter()
-        .filter(|g| g.outcome.status == Status::Finished)
+        .filter(|g| g.outcome.status == GameEnd::Finished)
     {
         let bin = (g.outcome.cards / 10) as usize;
         if lengths.len() <= bin {
@@ -157,7 +157,7 @@ fn a_range_search_gives_the_report_built_deal_by_deal_with_the_reference_simulat
         }
         lengths[bin] += 1;
     }
-    games.retain(|g| g.outcome.status == Status::Finished);
+    games.retain(|g| g.outcome.status == GameEnd::Finished);
     games.sort_by_key(|g| {
         (
             std::cmp::Reverse(g.outcome.cards),

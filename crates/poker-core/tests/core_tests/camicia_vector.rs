@@ -7,7 +7,7 @@
 use crate::camicia_records;
 
 use poker_core::camicia::search::{Engine, Search, Work, random_deals};
-use poker_core::camicia::{Card, Deal, Outcome, Simulator, Status, VectorSimulator, reference};
+use poker_core::camicia::{Card, Deal, GameEnd, Outcome, Simulator, VectorSimulator, reference};
 use std::num::NonZeroUsize;
 
 fn cards(penalties: &[u8]) -> Vec<Card> {
@@ -26,7 +26,7 @@ fn records() -> Vec<(Deal, Outcome)> {
 }
 
 fn batch(engine: &mut impl Engine, deals: &[Deal]) -> Vec<Outcome> {
-    let mut outcomes = vec![Outcome::new(Status::Finished, 0, 0); deals.len()];
+    let mut outcomes = vec![Outcome::new(GameEnd::Finished, 0, 0); deals.len()];
     engine.run_batch(deals, &mut outcomes);
     outcomes
 }
@@ -56,7 +56,7 @@ fn every_published_record_comes_out_as_published_wherever_it_sits_in_a_batch() {
     // The records include games of over 8000 cards, and a loop, which the
     // engine hands to the fast engine after its round limit.
     let records = records();
-    assert!(records.iter().any(|(_, o)| o.status == Status::Loop));
+    assert!(records.iter().any(|(_, o)| o.status == GameEnd::Loop));
     let filler = random_deals(21, 40);
     for vector in [true, false] {
         let mut sim = VectorSimulator::with_vector(vector);

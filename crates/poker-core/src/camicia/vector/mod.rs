@@ -36,7 +36,7 @@
 
 use super::index::{Deal, HAND_CARDS};
 use super::search::Engine;
-use super::{Outcome, Simulator, Status};
+use super::{GameEnd, Outcome, Simulator};
 
 /// Bits of a run that hold the penalty (the rest hold the zeros).
 const PEN_BITS: u32 = 3;
@@ -153,7 +153,7 @@ impl Lanes {
 
     fn outcome(&self, g: usize) -> Outcome {
         Outcome::new(
-            Status::Finished,
+            GameEnd::Finished,
             u64::from(self.cards[g]),
             u64::from(self.tricks[g]),
         )
@@ -296,7 +296,7 @@ impl VectorSimulator {
     /// Simulates one deal (batches with [`Engine::run_batch`] are faster:
     /// eight games at once).
     pub fn run(&mut self, deal: &Deal) -> Outcome {
-        let mut outcome = [Outcome::new(Status::Finished, 0, 0)];
+        let mut outcome = [Outcome::new(GameEnd::Finished, 0, 0)];
         self.run_batch(std::slice::from_ref(deal), &mut outcome);
         outcome[0]
     }

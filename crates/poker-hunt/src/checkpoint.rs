@@ -3,7 +3,7 @@
 //! sends a preempted or timed-out job) or SIGINT, and writing the result
 //! file.
 
-use super::unit::{Timing, UnitFile};
+use crate::unit::{Timing, UnitFile};
 use anyhow::{Context, bail};
 use poker_core::camicia::search::{BLOCK, Extending, Partial, Report, Search, Shard, Work};
 use std::ops::ControlFlow;
@@ -32,7 +32,7 @@ pub struct Unit {
 }
 
 /// How a unit's run ended.
-pub enum Ending {
+pub enum UnitEnding {
     /// Every deal simulated.
     Done(Box<Report>),
     /// Stopped by this signal after saving a checkpoint at this index.
@@ -125,16 +125,18 @@ impl Unit {
 
     /// Runs `search` (over `self.range`) as this unit: resumes from the
     /// checkpoint if there is one, saves checkpoints, and on completion
-    /// writes the result file and removes the checkpoint. `run` is the
-    /// search itself, handed the starting point and the per-batch hook.
+    /// writes the result file and removes the checkpoint. `resumed` hears
+    /// the index a checkpoint resumes at; `run` is the search itself, handed
+    /// the starting point and the per-batch hook.
     pub fn run(
         &self,
         search: &Search,
+        resumed: impl FnOnce(u128),
         run: impl FnOnce(
             Partial,
             &mut dyn FnMut(&Partial) -> ControlFlow<()>,
         ) -> anyhow::Result<Partial>,
-    ) -> anyhow::Result<Ending> {
+    ) -> anyhow::Result<UnitEnding> {
         debug_assert_eq!(
             search.work,
             match self.random {
@@ -151,15 +153,7 @@ impl Unit {
         debug_assert_eq!(search.extend, self.extend);
         let (from, before) = match self.resume(search)? {
             Some((partial, timing)) => {
-                eprintln!(
-                    "poker: resuming from checkpoint {} at index {} of {}..{}",
-                    self.checkpoint
-                        .as_deref()
-                        .map_or("", |p| p.to_str().unwrap_or("")),
-                    self.range.0 + u128::from(partial.report.deals),
-                    self.range.0,
-                    self.range.1
-                );
+                resumed(self.range.0 + u128::from(partial.report.deals));
                 (partial, timing)
             }
             None => (
@@ -220,7 +214,7 @@ impl Unit {
         }
         if let Some((signal, next)) = stopped {
             if done.blocks < search.work.blocks() {
-                return Ok(Ending::Stopped { signal, next });
+                return Ok(UnitEnding::Stopped { signal, next });
             }
         }
         if let Some(path) = &self.output {
@@ -230,7 +224,7 @@ impl Unit {
         if let Some(path) = &self.checkpoint {
             remove_if_there(path)?;
         }
-        Ok(Ending::Done(Box::new(done.report)))
+        Ok(UnitEnding::Done(Box::new(done.report)))
     }
 
     /// The result file already written for this unit, if `--output` holds
@@ -260,5 +254,92 @@ fn remove_if_there(path: &Path) -> anyhow::Result<()> {
             Err(e).with_context(|| format!("cannot remove {}", path.display()))
         }
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Scratch, run_to_end, search, unit};
+    use poker_core::camicia::VectorSimulator;
+
+    /// A result file's bytes before `"timing"`, the part that depends only
+    /// on the deals.
+    fn deals_part(path: &Path) -> Vec<u8> {
+        let bytes = std::fs::read(path).expect("a result file");
+        let at = bytes
+            .windows(8)
+            .position(|w| w == b"\"timing\"")
+            .expect("a result file ends with its timing");
+        bytes[..at].to_vec()
+    }
+
+    #[test]
+    fn a_unit_resumed_from_its_checkpoint_writes_what_an_uninterrupted_run_writes() {
+        let dir = Scratch::new("resume");
+        let end = u128::from(2 * BLOCK);
+        // Uninterrupted.
+        let whole = dir.path("whole.json");
+        assert_eq!(run_to_end(&unit(0, end, Some(&whole), None)), None);
+        // Killed after the first block's checkpoint was saved.
+        let (output, saved) = (dir.path("unit.json"), dir.path("unit.checkpoint"));
+        let first = unit(0, end, Some(&output), Some(&saved));
+        let search = search(0, end);
+        let killed = first.run(
+            &search,
+            |_| panic!("nothing to resume"),
+            |mut p, hook| {
+                p.report.merge(
+                    search
+                        .work
+                        .block(&mut VectorSimulator::new(), 0, search.top),
+                );
+                p.blocks = 1;
+                assert!(hook(&p).is_continue());
+                anyhow::bail!("killed")
+            },
+        );
+        assert_eq!(killed.err().map(|e| e.to_string()), Some("killed".into()));
+        assert!(saved.exists() && !output.exists());
+        // Started again with the same arguments: resumes after block 0.
+        let again = unit(0, end, Some(&output), Some(&saved));
+        assert_eq!(run_to_end(&again), Some(u128::from(BLOCK)));
+        assert!(!saved.exists(), "a finished unit removes its checkpoint");
+        assert_eq!(deals_part(&output), deals_part(&whole));
+        // Requeued once done, it has nothing left to do.
+        assert!(again.finished(search.top).is_some());
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_unit_is_refused() {
+        let dir = Scratch::new("other");
+        let saved = dir.path("unit.checkpoint");
+        let end = u128::from(2 * BLOCK);
+        let whole = search(0, end);
+        let killed = unit(0, end, None, Some(&saved)).run(
+            &whole,
+            |_| {},
+            |p, hook| {
+                assert!(hook(&p).is_continue());
+                anyhow::bail!("killed")
+            },
+        );
+        assert!(killed.is_err() && saved.exists());
+        // The same checkpoint given to the unit 1..end.
+        let other = search(1, end);
+        let refused = unit(1, end, None, Some(&saved))
+            .run(
+                &other,
+                |_| panic!("resumed another unit's checkpoint"),
+                |p, _| Ok(p),
+            )
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|e| e.contains("is for another unit")),
+            "{refused:?}"
+        );
     }
 }

@@ -14,13 +14,16 @@
 //! in a list of their own) and units of random deals (`random`: the seed;
 //! `start..end` are then the draws `0..count`). Format 1 files still read.
 
-use anyhow::{Context, bail};
-use poker_core::camicia::cycle::Cycle;
-use poker_core::camicia::extend::Depth;
-use poker_core::camicia::search::{
-    Extended, Extending, ExtensionWork, Game, LENGTH_BIN, Report, Shard, Spent,
+mod records;
+
+pub use records::{
+    Counts, CycleRecord, ExtendedRecord, ExtensionRecord, GameRecord, Lengths, RandomRecord,
+    ShardRecord, Timing, parse_depth,
 };
-use poker_core::camicia::{DEAL_COUNT, Deal, Outcome, Status, VectorSimulator, notation};
+
+use anyhow::{Context, bail};
+use poker_core::camicia::search::{Extending, ExtensionWork, LENGTH_BIN, Report, Shard, Spent};
+use poker_core::camicia::{DEAL_COUNT, GameEnd, VectorSimulator};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -32,194 +35,6 @@ pub const CHECKPOINT_FORMAT: &str = "poker-camicia-checkpoint/2";
 /// The formats before extension, still read.
 const UNIT_FORMAT_1: &str = "poker-camicia-unit/1";
 const CHECKPOINT_FORMAT_1: &str = "poker-camicia-checkpoint/1";
-
-/// A loop's cycle: its id (see `poker_core::camicia::cycle`), its mirror's id
-/// (A and B swapped), its length in tricks and the cards of one turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CycleRecord {
-    pub id: String,
-    pub mirror_id: String,
-    pub tricks: u64,
-    pub cards: u64,
-}
-
-impl CycleRecord {
-    pub fn of(cycle: &Cycle) -> CycleRecord {
-        CycleRecord {
-            id: cycle.id().to_string(),
-            mirror_id: cycle.mirror_id().to_string(),
-            tricks: cycle.tricks() as u64,
-            cards: cycle.cards,
-        }
-    }
-}
-
-/// One game as written: index (a decimal string: it exceeds 2^64), the
-/// deal in - notation, the outcome and, for a loop, its cycle.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
-    pub index: String,
-    pub a: String,
-    pub b: String,
-    pub status: String,
-    pub cards: u64,
-    pub tricks: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cycle: Option<CycleRecord>,
-}
-
-impl GameRecord {
-    /// The record of `game`; a loop's cycle is extracted here.
-    pub fn of(game: &Game) -> GameRecord {
-        let cycle = (game.outcome.status == Status::Loop)
-            .then(|| Cycle::of_penalties(game.deal.a(), game.deal.b()))
-            .flatten()
-            .map(|c| CycleRecord::of(&c));
-        GameRecord {
-            index: game.index.to_string(),
-            a: notation(game.deal.a()),
-            b: notation(game.deal.b()),
-            status: game.outcome.status.to_string(),
-            cards: game.outcome.cards,
-            tricks: game.outcome.tricks,
-            cycle,
-        }
-    }
-
-    /// The game as claimed (the deal from the index; `a`, `b` must match
-    /// it). Nothing is simulated.
-    pub fn claimed(&self) -> anyhow::Result<Game> {
-        let index: u128 = self
-            .index
-            .parse()
-            .with_context(|| format!("index `{}` is not a decimal number", self.index))?;
-        let deal =
-            Deal::unrank(index).with_context(|| format!("index {index} is past the last deal"))?;
-        if notation(deal.a()) != self.a || notation(deal.b()) != self.b {
-            bail!(
-                "index {index}: the deal written, {} {}, is not deal {index}, {deal}",
-                self.a,
-                self.b
-            );
-        }
-        let status = match self.status.as_str() {
-            "finished" => Status::Finished,
-            "loop" => Status::Loop,
-            other => bail!("index {index}: unknown status `{other}`"),
-        };
-        Ok(Game {
-            index,
-            deal,
-            outcome: Outcome::new(status, self.cards, self.tricks),
-        })
-    }
-}
-
-/// Deals simulated, finished, looping.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    pub deals: u64,
-    pub finished: u64,
-    pub loops: u64,
-}
-
-/// Finished games by length: `counts[i]` games of `bin_cards * i ..
-/// bin_cards * (i + 1)` cards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lengths {
-    pub bin_cards: u64,
-    pub counts: Vec<u64>,
-}
-
-/// A deal found by backward extension: the longest deal of the basin of
-/// the searched deal `from`, `added` cards longer than its game, which it
-/// joins after `joins_trick` of that game's tricks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExtendedRecord {
-    #[serde(flatten)]
-    pub game: GameRecord,
-    /// The searched deal's index (decimal string).
-    pub from: String,
-    pub added: u64,
-    pub joins_trick: u64,
-}
-
-impl ExtendedRecord {
-    pub fn of(e: &Extended) -> ExtendedRecord {
-        ExtendedRecord {
-            game: GameRecord::of(&e.game),
-            from: e.from.to_string(),
-            added: e.added,
-            joins_trick: e.joins_trick,
-        }
-    }
-
-    /// The extension as claimed (nothing simulated).
-    pub fn claimed(&self) -> anyhow::Result<Extended> {
-        Ok(Extended {
-            game: self.game.claimed()?,
-            from: index_field("from", &self.from)?,
-            added: self.added,
-            joins_trick: self.joins_trick,
-        })
-    }
-}
-
-/// How a unit extended its games: games of at least `from` cards, their
-/// predecessor trees searched `depth` deep (`exact` or `first N tricks`);
-/// how many games were extended, how many tree states examined, and the
-/// cards gained by those that found a longer deal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExtensionRecord {
-    pub from: u64,
-    pub depth: String,
-    pub games: u64,
-    pub nodes: u64,
-    pub gains: Lengths,
-}
-
-/// `exact` or `first N tricks` as a [`Depth`].
-pub fn parse_depth(text: &str) -> anyhow::Result<Depth> {
-    if text == "exact" {
-        return Ok(Depth::Exact);
-    }
-    text.strip_prefix("first ")
-        .and_then(|t| t.strip_suffix(" tricks"))
-        .and_then(|n| n.parse().ok())
-        .map(Depth::FirstTricks)
-        .with_context(|| format!("extension depth `{text}` is not `exact` or `first N tricks`"))
-}
-
-/// A unit of random deals: the seed of its draws.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RandomRecord {
-    pub seed: u64,
-}
-
-/// The range a shard was cut from, and which slice it is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardRecord {
-    pub index: u64,
-    pub count: u64,
-    pub start: String,
-    pub end: String,
-}
-
-/// Time spent, over every run of the unit (resumed runs add up).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Timing {
-    /// Wall seconds of the runs.
-    pub seconds: f64,
-    /// CPU seconds of the runs.
-    pub cpu_seconds: f64,
-    /// When the first run started (Unix seconds).
-    pub started: u64,
-    /// When this file was written (Unix seconds).
-    pub written: u64,
-    /// Of the CPU seconds, those spent extending games.
-    #[serde(default)]
-    pub extension_seconds: f64,
-}
 
 /// A result file or a checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -467,8 +282,8 @@ impl UnitFile {
         report.checksum = checksum;
         report.lengths = self.lengths.counts.clone();
         for (list, status, name) in [
-            (&self.best, Status::Finished, "best game"),
-            (&self.loops, Status::Loop, "loop"),
+            (&self.best, GameEnd::Finished, "best game"),
+            (&self.loops, GameEnd::Loop, "loop"),
         ] {
             for record in list {
                 let game = record.claimed().with_context(|| format!("a {name}"))?;
@@ -481,7 +296,7 @@ impl UnitFile {
                 if game.outcome.status != status {
                     bail!("{name} {} has status {}", game.index, record.status);
                 }
-                if status == Status::Loop {
+                if status == GameEnd::Loop {
                     report.loops.push(game);
                 } else {
                     report.best.push(game);
@@ -574,7 +389,7 @@ impl UnitFile {
                     e.from
                 );
             }
-            if e.game.outcome.status != Status::Finished {
+            if e.game.outcome.status != GameEnd::Finished {
                 bail!(
                     "extended deal {} has status {}",
                     e.game.index,

@@ -1,0 +1,127 @@
+//! `poker bench`: one contestant over many random decks, with statistics.
+
+mod play;
+mod report;
+mod stats;
+mod tally;
+
+use crate::run_options::RunOptions;
+use anyhow::{Context, bail};
+use poker_judge::evaluator::{self, SandboxMode};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Play one contestant on many random decks through the evaluator and print
+/// its mean score, standard deviation, standard error, min, max and time per
+/// game, and the mean hindsight optimum of the same decks.
+///
+/// Deck i, for i = 1..=N, is the deck a practice run gets with
+/// POKER_SEED=SEED+i, so two contestants benchmarked with the same --seed
+/// play the same decks, and any game can be replayed by hand.
+///
+/// By default the contestant runs as a fork server: started once per job,
+/// its library forks a child for each game, which is much faster than a
+/// fresh process per game. Its games share what the program did before
+/// p_startgame (memory mapped shared, its /tmp, System V objects, open
+/// descriptors): an honest program scores as in fresh processes, one that
+/// carries work across games scores what it would not in a contest (see
+/// docs/protocol.md). --fresh-processes starts one process per game
+/// instead, as a contest does.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The contestant: an executable linked against libpoker, or a .c,
+    /// .cpp (.cc, .cxx, .C), .pas or .py file (as for `poker eval`).
+    #[arg(value_name = "CONTESTANT")]
+    contestant: PathBuf,
+
+    /// Number of games (random decks).
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+
+    /// Base seed of the decks.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+
+    /// Games played at once (default: one per core; at most 4 per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    json: bool,
+
+    /// Start a fresh process for every game, as `poker eval` and the
+    /// contest do, instead of the default fork server (the program starts
+    /// once per job and its library forks a child per game; see
+    /// docs/protocol.md for what games then share).
+    #[arg(long)]
+    fresh_processes: bool,
+
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Also write an HTML page to FILE: the histogram of the contestant's
+    /// game totals next to the hindsight optimum's over the same decks.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+
+    #[command(flatten)]
+    run: RunOptions,
+}
+
+/// Runs `poker bench`: plays the games, sums them up, and reports.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut config = args.run.config(SandboxMode::Auto)?;
+    config.jobs = jobs(args.jobs)?;
+    config.fork_server = !args.fresh_processes;
+    let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
+    if let Some(warning) = &config.warning {
+        eprintln!("poker: warning: {warning}");
+    }
+    let toolchain = args.run.toolchain(&config)?;
+    let contestant = toolchain.prepare(&supervisor, &args.contestant);
+    let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
+    let plan = play::Plan {
+        games: args.games as usize,
+        seed: args.seed,
+        quiet: args.quiet,
+    };
+    let played = play::play(&supervisor, &program, &config, &plan)?;
+    let summary = stats::Summary::of(&played, &plan);
+    let bench = report::Bench {
+        name: &contestant.name,
+        path: &args.contestant,
+        config: &config,
+        plan: &plan,
+        played: &played,
+        summary: &summary,
+    };
+    if let Some(path) = &args.html {
+        std::fs::write(path, report::html(&bench)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", report::json(&bench));
+    } else {
+        print!("{}", report::text(&bench));
+    }
+    if summary.failed == plan.games as u64 {
+        eprintln!("poker: error: every game failed");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The games played at once: `--jobs`, or one per core, at most 4 per core.
+fn jobs(asked: Option<usize>) -> anyhow::Result<usize> {
+    let jobs = asked.unwrap_or_else(rayon::current_num_threads);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if jobs == 0 || jobs > 4 * cores {
+        bail!(
+            "--jobs must be from 1 to {} (4 per core on this machine), not {jobs}",
+            4 * cores
+        );
+    }
+    Ok(jobs)
+}

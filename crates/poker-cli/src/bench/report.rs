@@ -1,0 +1,157 @@
+//! The benchmark told three ways: JSON, text for a terminal, and an HTML
+//! page (drawn by [`crate::render`]).
+
+use super::play::{Plan, Played};
+use super::stats::Summary;
+use crate::render;
+use poker_judge::evaluator::RunConfig;
+use poker_judge::evaluator::report::escape;
+use serde_json::json;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Everything a renderer reads.
+pub struct Bench<'a> {
+    /// The contestant's name.
+    pub name: &'a str,
+    /// The contestant as given on the command line.
+    pub path: &'a Path,
+    /// How the games ran.
+    pub config: &'a RunConfig,
+    /// Which games.
+    pub plan: &'a Plan,
+    /// The games, played.
+    pub played: &'a Played,
+    /// Their figures.
+    pub summary: &'a Summary,
+}
+
+/// The figures as one JSON object.
+pub fn json(bench: &Bench) -> serde_json::Value {
+    let (s, processes) = (bench.summary, &bench.played.processes);
+    json!({
+        "contestant": bench.name,
+        "games": bench.plan.games,
+        "seed": bench.plan.seed,
+        "mean": s.mean.value, "sd": s.sd, "standard_error": s.mean.error,
+        "min": s.min.total, "min_seed": s.min.seed, "max": s.max.total, "max_seed": s.max.seed,
+        "seconds_per_game": s.seconds_per_game,
+        "wall_seconds": bench.played.wall,
+        "failed": s.failed,
+        "mean_best_possible": s.optimum.value,
+        "sandbox": bench.config.launcher.name(),
+        "mode": bench.config.mode_name(),
+        "games_forked": processes.forked,
+        "games_fresh": processes.fresh,
+        "fallback": processes.fallback,
+        "limits": bench.config.limit_reports(),
+    })
+}
+
+/// The figures for a terminal, one line per subject, then the failures.
+pub fn text(bench: &Bench) -> String {
+    let (s, config, plan) = (bench.summary, bench.config, bench.plan);
+    let processes = &bench.played.processes;
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let mut line = |text: String| {
+        let _ = writeln!(out, "{text}");
+    };
+    line(format!(
+        "contestant: {} ({})",
+        escape(bench.name),
+        escape(&bench.path.display().to_string())
+    ));
+    line(format!("sandbox:    {}", config.launcher.name()));
+    line(match (&processes.fallback, config.fork_server) {
+        (_, false) => "processes:  fresh (one process per game)".to_string(),
+        (None, true) => "processes:  fork server (one child per game)".to_string(),
+        (Some(why), true) => format!(
+            "processes:  fork server for {} games, fresh for {}: {}",
+            processes.forked,
+            processes.fresh,
+            escape(why)
+        ),
+    });
+    line(format!(
+        "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {} at a time, {:.1} s",
+        plan.games, plan.seed, plan.games, config.jobs, bench.played.wall
+    ));
+    line(format!(
+        "score:      mean {:.3} ± {:.3} (standard error), sd {:.3}",
+        s.mean.value, s.mean.error, s.sd
+    ));
+    line(format!(
+        "            min {} (replay: POKER_SEED={}), max {} (replay: POKER_SEED={})",
+        s.min.total, s.min.seed, s.max.total, s.max.seed
+    ));
+    line(format!(
+        "time:       {:.2} ms per game ({})",
+        s.seconds_per_game * 1000.0,
+        if config.fork_server {
+            "fork to 20th placement"
+        } else {
+            "spawn to 20th placement"
+        }
+    ));
+    line(format!(
+        "optimum:    mean {:.3} ± {:.3} (the hindsight optimum of the same decks)",
+        s.optimum.value, s.optimum.error
+    ));
+    line(format!("failed:     {} games", s.failed));
+    out + &failures(bench)
+}
+
+/// Games failing alike, told once: the first decks, then how many more.
+fn failures(bench: &Bench) -> String {
+    let mut out = String::new();
+    for kind in bench.played.tally.failures.iter().take(5) {
+        let failure = &kind.failure;
+        let seeds: Vec<String> = failure
+            .decks
+            .iter()
+            .map(|&d| bench.plan.seed_of(d).to_string())
+            .collect();
+        let more = match kind.count {
+            n if n > failure.decks.len() as u64 => {
+                format!(" and {} more", n - failure.decks.len() as u64)
+            }
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "            {} {}: {} (POKER_SEED={}{more})",
+            kind.count,
+            if kind.count == 1 { "game" } else { "games" },
+            failure.status.as_str(),
+            seeds.join(", "),
+        );
+        let _ = writeln!(out, "              {}", escape(&failure.reason));
+        for line in failure.stderr.iter().rev().take(3).rev() {
+            let _ = writeln!(out, "              stderr: {}", escape(line));
+        }
+    }
+    out
+}
+
+/// The HTML page: both histograms and the headline figures.
+pub fn html(bench: &Bench) -> anyhow::Result<String> {
+    let s = bench.summary;
+    let page = render::BenchPage {
+        contestant: escape(bench.name),
+        games: bench.plan.games,
+        seed: bench.plan.seed,
+        sandbox: bench.config.launcher.name(),
+        mode: bench.config.mode_name(),
+        mean: s.mean.value,
+        mean_error: s.mean.error,
+        best_mean: s.optimum.value,
+        best_mean_error: s.optimum.error,
+        failed: s.failed as usize,
+        min: (s.min.total, s.min.seed),
+        max: (s.max.total, s.max.seed),
+        totals: bench.played.tally.totals.histogram,
+        optima: s.optima.histogram,
+    };
+    render::bench_page(&page)
+}
