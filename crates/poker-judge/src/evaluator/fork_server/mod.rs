@@ -31,7 +31,6 @@ use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use poker_core::contest::ContestDeck;
 use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{Received, Transport};
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::Pid;
 use setup::{LimitSetter, SERVER_CPU_HARD, SandboxJail, ServerProcess};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -87,27 +86,11 @@ impl Link for Prefed<'_, '_> {
 }
 
 /// Waits until one of `fds` is readable or `deadline` passes; which one
-/// (`None`: the deadline).
+/// (`None`: the deadline, or a failed wait).
 fn wait_any(fds: &[BorrowedFd<'_>], deadline: Instant) -> Option<usize> {
-    loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        if wait.is_zero() {
-            return None;
-        }
-        let timeout = Timespec {
-            tv_sec: wait.as_secs() as i64,
-            tv_nsec: i64::from(wait.subsec_nanos()),
-        };
-        let mut polled: Vec<PollFd<'_>> = fds
-            .iter()
-            .map(|fd| PollFd::new(fd, PollFlags::IN))
-            .collect();
-        match poll(&mut polled, Some(&timeout)) {
-            Ok(n) if n > 0 => return polled.iter().position(|p| !p.revents().is_empty()),
-            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
-            Err(_) => return None,
-        }
-    }
+    poker_protocol::wait::until_readable(fds, Some(deadline))
+        .ok()
+        .flatten()
 }
 
 /// A running fork server.
