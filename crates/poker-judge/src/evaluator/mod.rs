@@ -36,6 +36,7 @@ pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
+use verdict::failed_to_start;
 pub use verdict::{Verdict, classify};
 
 use crate::sandbox::{CgroupShape, Outcome};
@@ -240,36 +241,20 @@ fn judge(
         Ending::TimedOut | Ending::Closed | Ending::Exited => {}
     }
     let timed_out = matches!(ending, Ending::TimedOut);
-    match classify(outcome, timed_out, limits) {
-        Verdict::Memory => (
-            Status::Memory,
-            Some(format!(
-                "memory limit of {} exceeded after {placed}",
-                crate::size::format_size(limits.memory)
-            )),
-        ),
-        Verdict::CpuTime => (
-            Status::CpuTime,
-            Some(format!(
-                "CPU time limit of {} s exceeded after {placed}",
-                limits.cpu.as_secs_f64()
-            )),
-        ),
-        Verdict::WallTime if timed_out => (
-            Status::Timeout,
-            Some(format!(
-                "time limit of {} s exceeded after {placed}",
-                limits.wall.as_secs_f64()
-            )),
-        ),
+    let verdict = classify(outcome, timed_out, limits);
+    let exceeded = |status| {
+        let limit = verdict.limit(limits).unwrap_or_default();
+        (status, Some(format!("{limit} exceeded after {placed}")))
+    };
+    match verdict {
+        Verdict::Memory => exceeded(Status::Memory),
+        Verdict::CpuTime => exceeded(Status::CpuTime),
+        Verdict::WallTime if timed_out => exceeded(Status::Timeout),
         Verdict::WallTime => (
             Status::Incomplete,
             Some(format!("closed its channel after {placed}")),
         ),
-        Verdict::FailedToStart(why) => (
-            Status::Error,
-            Some(format!("the sandbox failed to start the program: {why}")),
-        ),
+        Verdict::FailedToStart(why) => (Status::Error, Some(failed_to_start("program", &why))),
         Verdict::Signaled(signal) => (
             Status::Crash,
             Some(format!("killed by {} after {placed}", signal_name(signal))),
