@@ -14,8 +14,10 @@ pub(crate) mod fork_server;
 pub mod freecell;
 pub mod game;
 pub mod hand;
+mod inherited;
 pub mod optimum;
 pub(crate) mod runtime;
+mod session;
 pub mod version;
 
 /// The per-process runtime behind `p_*`, public only to the benchmarks
