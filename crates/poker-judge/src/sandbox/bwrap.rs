@@ -14,7 +14,7 @@ use rustix::io::FdFlags;
 use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
-use super::cgroup::{CgroupJoin, CgroupShape, GameCgroup};
+use super::cgroup::{CgroupError, CgroupJoin, CgroupShape, GameCgroup};
 use super::error::SandboxError;
 use super::facts::{CgroupFacts, JailFacts};
 use super::fds::memory_file;
@@ -155,8 +155,8 @@ impl Jail {
         };
         let (cgroup, cgroup_error) = match GameCgroup::create_shaped(limits, shape) {
             Ok(cg) => (Some(cg), None),
-            Err(e) if e.kind() == io::ErrorKind::Unsupported => (None, Some(e.to_string())),
-            Err(e) => return Err(e),
+            Err(CgroupError::Unavailable(why)) => (None, Some(why)),
+            Err(unusable @ CgroupError::Unusable(_)) => return Err(io::Error::other(unusable)),
         };
         let mut prepared = mounts.prepare(lease.is_some())?;
         // The writable folders (a compiler's build folder) belong to the

@@ -302,30 +302,55 @@ fn v2_base() -> &'static Result<Result<PathBuf, String>, String> {
 pub fn fallback() -> Result<Option<String>, SandboxError> {
     match GameCgroup::create(&Limits::default()) {
         Ok(cg) => Ok(cg.gaps.clone()),
-        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(Some(e.to_string())),
-        Err(e) => Err(SandboxError::Cgroup(e.to_string())),
+        Err(CgroupError::Unavailable(why)) => Ok(Some(why)),
+        Err(CgroupError::Unusable(why)) => Err(SandboxError::Cgroup(why)),
     }
 }
+
+/// Why no game cgroup was made, which decides what the game does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CgroupError {
+    /// No usable cgroup here (the reasons): rlimits stand in for its
+    /// limits.
+    Unavailable(String),
+    /// A cgroup that must be used cannot be (why): the folder
+    /// `POKER_SANDBOX_CGROUP` names (the organiser asked for it), or a fork
+    /// server's v1 memory folder that would not count its games' memory.
+    /// No fallback: the jail fails.
+    Unusable(String),
+}
+
+impl std::fmt::Display for CgroupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CgroupError::Unavailable(why) | CgroupError::Unusable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for CgroupError {}
 
 impl GameCgroup {
     /// Creates the cgroup of one game with `limits.memory` (swap included
     /// where the kernel accounts it) and `limits.processes`.
     ///
-    /// Errors: `Unsupported` with the reasons when neither a cgroup v2 with
-    /// `memory` and `pids` nor any of the v1 hierarchies is writable (then
-    /// the caller falls back to rlimits); any other kind when the folder
-    /// named by `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the
-    /// organiser asked for it).
-    pub fn create(limits: &Limits) -> io::Result<GameCgroup> {
+    /// Errors: [`CgroupError::Unavailable`] with the reasons when neither a
+    /// cgroup v2 with `memory` and `pids` nor any of the v1 hierarchies is
+    /// writable (then the caller falls back to rlimits);
+    /// [`CgroupError::Unusable`] when the folder named by
+    /// `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the organiser
+    /// asked for it), or a fork server's v1 memory folder would not count
+    /// its games' memory.
+    pub fn create(limits: &Limits) -> Result<GameCgroup, CgroupError> {
         Self::create_shaped(limits, CgroupShape::Game)
     }
 
     /// [`GameCgroup::create`] in the given shape: a game's, or a fork
     /// server's jail, whose limits hold for the server and all its games
     /// (see [`CgroupShape`]).
-    pub fn create_shaped(limits: &Limits, shape: CgroupShape) -> io::Result<GameCgroup> {
+    pub fn create_shaped(limits: &Limits, shape: CgroupShape) -> Result<GameCgroup, CgroupError> {
         let v2 = match v2_base() {
-            Err(named) => return Err(io::Error::other(named.clone())),
+            Err(named) => return Err(CgroupError::Unusable(named.clone())),
             Ok(Ok(base)) => {
                 let named = std::env::var_os(CGROUP_ENV).is_some();
                 let made = match shape {
@@ -334,25 +359,28 @@ impl GameCgroup {
                 };
                 return made.map_err(|e| {
                     let why = format!("cannot make a game's cgroup in {}: {e}", base.display());
-                    let kind = if named {
-                        io::ErrorKind::Other
+                    if named {
+                        CgroupError::Unusable(why)
                     } else {
-                        io::ErrorKind::Unsupported
-                    };
-                    io::Error::new(kind, why)
+                        CgroupError::Unavailable(why)
+                    }
                 });
             }
             Ok(Err(why)) => why,
         };
         let v1 = match Self::create_v1(cgroup_mounts(), &shape.own_limits(limits)) {
             Ok(cg) if shape == CgroupShape::Game => return Ok(cg),
-            Ok(cg) => return cg.nest_v1().map(|()| cg),
+            Ok(cg) => {
+                return cg
+                    .nest_v1()
+                    .map(|()| cg)
+                    .map_err(|e| CgroupError::Unusable(e.to_string()));
+            }
             Err(e) => e,
         };
-        Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!("no usable cgroup: v2: {v2}; v1: {v1}"),
-        ))
+        Err(CgroupError::Unavailable(format!(
+            "no usable cgroup: v2: {v2}; v1: {v1}"
+        )))
     }
 
     fn create_v2(base: &Path, limits: &Limits) -> io::Result<Self> {
