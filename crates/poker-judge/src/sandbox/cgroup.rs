@@ -13,8 +13,12 @@ use rustix::process::{Pid, Signal, kill_process};
 use super::error::SandboxError;
 use super::limits::Limits;
 
+mod files;
 mod nested;
+mod version;
+use files::write_file;
 pub use nested::{CgroupShape, SERVER_LEAF};
+use version::{V1, V2, Version};
 
 /// The folder name under each hierarchy (v1) or under the v2 base that
 /// holds the games' cgroups.
@@ -37,7 +41,7 @@ pub const CGROUP_ENV: &str = "POKER_SANDBOX_CGROUP";
 /// and removes it.
 #[derive(Debug)]
 pub struct GameCgroup {
-    version: u8,
+    version: &'static dyn Version,
     memory: Option<PathBuf>,
     pids: Option<PathBuf>,
     cpu: Option<PathBuf>,
@@ -151,33 +155,11 @@ fn read_cgroup_mounts() -> Vec<(PathBuf, String, String)> {
         .collect()
 }
 
-fn write_file(path: &Path, value: &str) -> io::Result<()> {
-    fs::write(path, value).map_err(|e| {
-        io::Error::new(
-            e.kind(),
-            format!("cannot write {value:?} to {}: {e}", path.display()),
-        )
-    })
-}
-
 fn open_procs(dir: &Path) -> io::Result<Arc<OwnedFd>> {
     let file = OpenOptions::new()
         .write(true)
         .open(dir.join("cgroup.procs"))?;
     Ok(Arc::new(OwnedFd::from(file)))
-}
-
-/// The value of `key` in a flat-keyed file (`key value` lines).
-fn keyed(path: &Path, key: &str) -> Option<u64> {
-    let text = fs::read_to_string(path).ok()?;
-    text.lines().find_map(|line| {
-        let (k, v) = line.split_once(' ')?;
-        (k == key).then(|| v.trim().parse().ok())?
-    })
-}
-
-fn single(path: &Path) -> Option<u64> {
-    fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 /// The leaf folder, under a delegated `POKER_SANDBOX_CGROUP` folder, that
@@ -387,7 +369,7 @@ impl GameCgroup {
         let dir = base.join(unique_name());
         fs::create_dir(&dir)?;
         let mut cg = GameCgroup {
-            version: 2,
+            version: &V2,
             memory: Some(dir.clone()),
             pids: Some(dir.clone()),
             cpu: Some(dir.clone()),
@@ -415,7 +397,7 @@ impl GameCgroup {
         };
         let name = unique_name();
         let mut cg = GameCgroup {
-            version: 1,
+            version: &V1,
             memory: None,
             pids: None,
             cpu: None,
@@ -495,7 +477,7 @@ impl GameCgroup {
 
     /// The cgroup version: 1 or 2.
     pub fn version(&self) -> u8 {
-        self.version
+        self.version.number()
     }
 
     /// The cgroup's folders (one on v2, one per hierarchy on v1), which
@@ -542,23 +524,14 @@ impl GameCgroup {
         let Some(dir) = &self.memory else {
             return false;
         };
-        let file = if self.version == 1 {
-            "memory.oom_control"
-        } else {
-            "memory.events"
-        };
-        keyed(&dir.join(file), "oom_kill").is_some_and(|n| n > 0)
+        self.version.oom_kills(dir).is_some_and(|n| n > 0)
     }
 
     /// The game's peak memory in bytes: `memory.max_usage_in_bytes` (v1) or
     /// `memory.peak` (v2), if the kernel has it.
     pub fn peak_memory(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
-        single(&dir.join(if self.version == 1 {
-            "memory.max_usage_in_bytes"
-        } else {
-            "memory.peak"
-        }))
+        self.version.peak_memory(dir)
     }
 
     /// The memory charged to the cgroup now, in bytes:
@@ -566,22 +539,14 @@ impl GameCgroup {
     /// without a memory cgroup.
     pub(crate) fn memory_usage(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
-        single(&dir.join(if self.version == 1 {
-            "memory.usage_in_bytes"
-        } else {
-            "memory.current"
-        }))
+        self.version.memory_usage(dir)
     }
 
     /// CPU time used by all the game's processes: `cpuacct.usage` (v1) or
     /// `usage_usec` of `cpu.stat` (v2).
     pub fn cpu_time(&self) -> Option<Duration> {
         let dir = self.cpu.as_ref()?;
-        if self.version == 1 {
-            single(&dir.join("cpuacct.usage")).map(Duration::from_nanos)
-        } else {
-            keyed(&dir.join("cpu.stat"), "usage_usec").map(Duration::from_micros)
-        }
+        self.version.cpu_time(dir)
     }
 
     /// Pids of the processes in the cgroup now.
@@ -615,23 +580,15 @@ impl GameCgroup {
                 "no freezer for this cgroup",
             ));
         };
-        match (self.version, frozen) {
-            (1, true) => write_file(&dir.join("freezer.state"), "FROZEN"),
-            (1, false) => write_file(&dir.join("freezer.state"), "THAWED"),
-            (_, true) => write_file(&dir.join("cgroup.freeze"), "1"),
-            (_, false) => write_file(&dir.join("cgroup.freeze"), "0"),
-        }
+        self.version.freeze(dir, frozen)
     }
 
     /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
     /// on v2 kernels that have it), repeating for processes forked meanwhile,
     /// for at most a second.
     pub(crate) fn kill_all(&self) {
-        // A process frozen by a v1 freezer does not die until it is thawed.
-        if self.version == 1 && self.freezer.is_some() {
-            let _ = self.freeze(false);
-        }
-        if self.version == 2 && write_file(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {
+        let dir = self.dirs.first().map(PathBuf::as_path);
+        if self.version.kill_at_once(dir, self.freezer.as_deref()) {
             return;
         }
         let deadline = Instant::now() + Duration::from_secs(1);
@@ -672,7 +629,7 @@ impl GameCgroup {
     /// or if the folder cannot be made and frozen (freezing then just
     /// costs more).
     pub fn freezer_keepalive(&self) -> Option<FreezerKeepalive> {
-        if self.version != 1 {
+        if !self.version.freezer_wants_keepalive() {
             return None;
         }
         let parent = self.freezer.as_ref()?.parent()?;
