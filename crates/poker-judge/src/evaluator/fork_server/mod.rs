@@ -5,7 +5,7 @@
 //! Each game still has its own channel (a fresh socket pair), its own
 //! standard error (a fresh pipe), its own wall-clock deadline, CPU-time
 //! rlimit (set on the child from here) and its own cgroup inside its
-//! server's ([`setup`]: the child is moved into it before it is told `OK`
+//! server's (`setup`: the child is moved into it before it is told `OK`
 //! to its `S`), its own status, CPU time and peak memory; it is judged by
 //! the same rules as a game in a fresh process.
 //!
