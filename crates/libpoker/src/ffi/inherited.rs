@@ -24,3 +24,23 @@ pub(crate) fn take(fds: ChannelFds) -> Option<(OwnedFd, Option<OwnedFd>)> {
     let write = (fds.write != fds.read).then(|| unsafe { OwnedFd::from_raw_fd(fds.write) });
     Some((read, write))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::{AsRawFd, IntoRawFd};
+
+    #[test]
+    fn the_channel_is_owned_once_per_process() {
+        // The only test of this process that takes the channel.
+        let (read, write) = rustix::pipe::pipe().unwrap();
+        let fds = ChannelFds {
+            read: read.into_raw_fd(),
+            write: write.into_raw_fd(),
+        };
+        let (read, write) = take(fds).expect("the first taker owns the channel");
+        assert_eq!(read.as_raw_fd(), fds.read);
+        assert_eq!(write.as_ref().map(AsRawFd::as_raw_fd), Some(fds.write));
+        assert!(take(fds).is_none(), "a second owner would close them twice");
+    }
+}
