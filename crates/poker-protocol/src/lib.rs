@@ -26,6 +26,7 @@ pub mod manager;
 mod message;
 pub mod server;
 mod transport;
+pub mod wait;
 
 pub use assembly::{Breach, LineAssembler};
 pub use dispatch::apply;

@@ -158,8 +158,9 @@ pub fn receive_line(
     let mut line = Vec::new();
     let mut attached = Attached::default();
     loop {
-        if let Some(deadline) = deadline {
-            wait_readable(socket.as_fd(), deadline)?;
+        if deadline.is_some() && crate::wait::until_readable(&[socket.as_fd()], deadline)?.is_none()
+        {
+            return Err(std::io::ErrorKind::TimedOut.into());
         }
         let mut byte = [0u8; 1];
         let mut space =
@@ -195,28 +196,6 @@ pub fn receive_line(
                 "a message longer than {} bytes",
                 super::MAX_LINE
             )));
-        }
-    }
-}
-
-/// Waits until `fd` is readable (or closed) or `deadline` passes (an error
-/// of kind `TimedOut`).
-fn wait_readable(fd: BorrowedFd<'_>, deadline: Instant) -> std::io::Result<()> {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        if wait.is_zero() {
-            return Err(std::io::ErrorKind::TimedOut.into());
-        }
-        let timeout = Timespec {
-            tv_sec: wait.as_secs() as i64,
-            tv_nsec: i64::from(wait.subsec_nanos()),
-        };
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        match poll(&mut fds, Some(&timeout)) {
-            Ok(n) if n > 0 => return Ok(()),
-            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
-            Err(e) => return Err(e.into()),
         }
     }
 }

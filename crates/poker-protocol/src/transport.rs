@@ -2,7 +2,6 @@
 //! descriptor) or two pipes, with a deadline and a watch on the peer's exit.
 
 use super::{Breach, LineAssembler, MAX_LINE};
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::{FileType, fstat};
 use rustix::io::Errno;
 use rustix::net::{SendFlags, send};
@@ -112,48 +111,29 @@ impl<F: AsFd> Transport<F> {
     ) -> Received {
         let mut buf = [0u8; MAX_LINE];
         loop {
-            let timeout = match deadline {
-                None => None,
-                Some(deadline) => {
-                    let now = Instant::now();
-                    if now >= deadline {
-                        return Received::TimedOut;
-                    }
-                    let wait = deadline - now;
-                    Some(Timespec {
-                        tv_sec: wait.as_secs() as i64,
-                        tv_nsec: i64::from(wait.subsec_nanos()),
-                    })
-                }
-            };
-            let mut fds = vec![PollFd::new(&self.reader, PollFlags::IN)];
-            if let Some(watch) = &exit_watch {
-                fds.push(PollFd::new(watch, PollFlags::IN));
-            }
-            match poll(&mut fds, timeout.as_ref()) {
-                Ok(_) => {}
-                Err(Errno::INTR) => continue,
+            let mut fds = vec![self.reader.as_fd()];
+            fds.extend(exit_watch);
+            let ready = match crate::wait::until_readable(&fds, deadline) {
+                Ok(Some(ready)) => ready,
+                Ok(None) => return Received::TimedOut,
                 Err(e) => return Received::Failed(format!("poll: {e}")),
-            }
-            let reader_ready = !fds[0].revents().is_empty();
-            let exited = fds.get(1).is_some_and(|fd| !fd.revents().is_empty());
-            drop(fds);
-            if reader_ready {
-                match rustix::io::read(&self.reader, &mut buf) {
-                    Ok(0) => return Received::Closed,
-                    Ok(n) => match self.lines.feed(&buf[..n]) {
-                        Ok(Some(line)) => return Received::Line(line),
-                        Ok(None) => continue,
-                        Err(breach) => return Received::Breach(breach),
-                    },
-                    Err(Errno::INTR | Errno::AGAIN) => continue,
-                    // A reset connection is a peer that went away.
-                    Err(Errno::CONNRESET) => return Received::Closed,
-                    Err(e) => return Received::Failed(format!("read: {e}")),
-                }
-            }
-            if exited {
+            };
+            // The reader comes first: what the peer wrote before it exited
+            // is read before its exit counts.
+            if ready == 1 {
                 return Received::Exited;
+            }
+            match rustix::io::read(&self.reader, &mut buf) {
+                Ok(0) => return Received::Closed,
+                Ok(n) => match self.lines.feed(&buf[..n]) {
+                    Ok(Some(line)) => return Received::Line(line),
+                    Ok(None) => continue,
+                    Err(breach) => return Received::Breach(breach),
+                },
+                Err(Errno::INTR | Errno::AGAIN) => continue,
+                // A reset connection is a peer that went away.
+                Err(Errno::CONNRESET) => return Received::Closed,
+                Err(e) => return Received::Failed(format!("read: {e}")),
             }
         }
     }

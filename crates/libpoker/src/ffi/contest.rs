@@ -1,15 +1,13 @@
 //! POKER.H: the contest's three functions, exactly as the contest gave them.
 
-use super::contest_exit::POKER_EXIT_INTERNAL;
+use super::contest_exit::{POKER_EXIT_INTERNAL, finish};
 use super::runtime::{Session, Step};
+use super::session;
 use poker_protocol::Request;
 use std::cell::Cell;
 use std::io::Write;
 use std::os::raw::c_int;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-static SESSION: Mutex<Session> = Mutex::new(Session::Fresh);
 
 /// Set, under the session lock, once a call has decided to end the process.
 static EXITING: AtomicBool = AtomicBool::new(false);
@@ -30,9 +28,7 @@ fn call(request: Request) -> Option<(i32, i32)> {
         return None;
     }
     let step = super::guard(None, || {
-        let mut session = SESSION
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut session = session::lock();
         if EXITING.load(Ordering::SeqCst) {
             return Some(Step::Continue(None));
         }
@@ -81,10 +77,8 @@ extern "C" fn practice_at_exit() {
         }
         // Another thread may hold the session while the program exits:
         // then say nothing rather than wait.
-        let session = match SESSION.try_lock() {
-            Ok(session) => session,
-            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return,
+        let Some(session) = session::try_lock() else {
+            return;
         };
         if let Some(message) = session.unfinished_message() {
             // SAFETY: fflush(NULL) flushes every open C output stream, so
@@ -105,31 +99,6 @@ fn wait_for_exit() {
     loop {
         std::thread::park();
     }
-}
-
-/// Whether no contest function has run yet in this process.
-pub(crate) fn session_is_fresh() -> bool {
-    let session = SESSION.lock().unwrap_or_else(|p| p.into_inner());
-    matches!(*session, Session::Fresh)
-}
-
-/// Makes `socket` this process's channel to the evaluator (a fork server's
-/// game child).
-pub(crate) fn adopt_channel(socket: std::os::fd::OwnedFd) {
-    let mut session = SESSION.lock().unwrap_or_else(|p| p.into_inner());
-    if let Ok(channel) = poker_protocol::Transport::socket(socket) {
-        *session = Session::Evaluated(channel);
-    }
-}
-
-/// Flushes the host program's C stdio, writes our text, and exits.
-pub(crate) fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
-    // SAFETY: fflush(NULL) flushes every open C output stream.
-    unsafe { libc::fflush(std::ptr::null_mut()) };
-    let _ = std::io::stdout().write_all(stdout.as_bytes());
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().write_all(stderr.as_bytes());
-    std::process::exit(code)
 }
 
 /// Starts the game. Call it once, before any other function of the module

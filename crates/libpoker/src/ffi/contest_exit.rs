@@ -2,6 +2,7 @@
 //! module ends it (POKER.H's programs have no other way to hear of a
 //! broken rule or a failed channel).
 
+use std::io::Write;
 use std::os::raw::c_int;
 
 /// Exit status of a contestant after a broken rule (message on stderr).
@@ -14,3 +15,13 @@ pub const POKER_EXIT_BAD_SETUP: c_int = 2;
 pub const POKER_EXIT_CHANNEL: c_int = 4;
 /// Exit status when libpoker itself fails (a bug: please report it).
 pub const POKER_EXIT_INTERNAL: c_int = 70;
+
+/// Flushes the host program's C stdio, writes our text, and exits.
+pub(crate) fn finish(code: i32, stdout: &str, stderr: &str) -> ! {
+    // SAFETY: fflush(NULL) flushes every open C output stream.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
+    let _ = std::io::stdout().write_all(stdout.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
+    std::process::exit(code)
+}

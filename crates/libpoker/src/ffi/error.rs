@@ -41,6 +41,7 @@ use crate::freecell::DealNumberError;
 use std::cell::RefCell;
 use std::ffi::c_char;
 use std::os::raw::c_int;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Success.
 pub const POKER_OK: c_int = 0;
@@ -268,7 +269,7 @@ fn last() -> Option<(c_int, String)> {
 /// `buf` is NULL or points to `len` writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int {
-    super::guard(POKER_ERR_INTERNAL, || {
+    guard(POKER_ERR_INTERNAL, || {
         let message = last().map(|(_, message)| message);
         copy_message(message.as_deref(), buf, len)
     })
@@ -280,7 +281,16 @@ pub unsafe extern "C" fn poker_last_error(buf: *mut c_char, len: c_int) -> c_int
 /// NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn poker_last_error_code() -> c_int {
-    super::guard(POKER_ERR_INTERNAL, || {
+    guard(POKER_ERR_INTERNAL, || {
         last().map_or(POKER_OK, |(code, _)| code)
+    })
+}
+
+/// Runs `body`, turning a panic into `fallback` (and the thread's last
+/// error into `POKER_ERR_INTERNAL`) so it never unwinds into C.
+pub(crate) fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| {
+        fail_internal("a panic");
+        fallback
     })
 }

@@ -22,8 +22,8 @@
 //! p_startgame();
 //! ```
 
-use super::contest::{adopt_channel, finish, session_is_fresh};
-use super::contest_exit::POKER_EXIT_CHANNEL;
+use super::contest_exit::{POKER_EXIT_CHANNEL, finish};
+use super::{inherited, session};
 use poker_protocol::server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, server};
 use rustix::fs::{FileType, fstat};
@@ -64,7 +64,7 @@ fn lost(what: &str) -> ! {
 }
 
 /// Whether the evaluator asked for the fork server: `POKER_PROTOCOL=2`
-/// beside a channel that is one socket.
+/// beside a channel that is one socket, which the server then owns.
 fn asked() -> Option<OwnedFd> {
     if std::env::var_os(PROTOCOL_ENV)?.to_str()? != FORK_SERVER_VERSION.to_string() {
         return None;
@@ -80,8 +80,8 @@ fn asked() -> Option<OwnedFd> {
     if FileType::from_raw_mode(stat.st_mode) != FileType::Socket {
         return None;
     }
-    // SAFETY: as above; the server owns it from now on.
-    Some(unsafe { OwnedFd::from_raw_fd(fds.read) })
+    let (channel, _) = inherited::take(fds)?;
+    Some(channel)
 }
 
 /// Starts the fork server if the evaluator asked for it and no contest
@@ -95,9 +95,10 @@ pub extern "C" fn poker_fork_server_start() -> c_int {
         if !matches!(*state, State::Unasked) {
             return 0;
         }
-        let channel = match asked() {
-            Some(channel) if session_is_fresh() => channel,
-            _ => {
+        // A session that started owns the channel already.
+        let channel = match session::is_fresh().then(asked).flatten() {
+            Some(channel) => channel,
+            None => {
                 *state = State::No;
                 return 0;
             }
@@ -184,7 +185,7 @@ pub extern "C" fn poker_fork_server_child() {
             return Some(format!("dup2: {e}"));
         }
         drop(stderr);
-        adopt_channel(socket);
+        session::adopt_channel(socket);
         None
     });
     if let Some(what) = failed {

@@ -14,8 +14,10 @@ pub(crate) mod fork_server;
 pub mod freecell;
 pub mod game;
 pub mod hand;
+mod inherited;
 pub mod optimum;
 pub(crate) mod runtime;
+mod session;
 pub mod version;
 
 /// The per-process runtime behind `p_*`, public only to the benchmarks
@@ -24,19 +26,11 @@ pub mod version;
 #[doc(hidden)]
 pub use runtime::{Session, Step};
 
+pub(crate) use error::guard;
+
 use crate::cards::{Card, CardError};
 use crate::contest::decode_card;
 use std::os::raw::c_int;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
-/// Runs `body`, turning a panic into `fallback` (and the thread's last
-/// error into `POKER_ERR_INTERNAL`) so it never unwinds into C.
-pub(crate) fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| {
-        error::fail_internal("a panic");
-        fallback
-    })
-}
 
 /// The `n` cards of two C arrays in the contest encoding, as entries for a
 /// [`crate::card_list::CardList`] to validate (a value or color out of range

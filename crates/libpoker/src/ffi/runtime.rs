@@ -11,7 +11,7 @@ use super::contest_exit::{POKER_EXIT_BAD_SETUP, POKER_EXIT_CHANNEL, POKER_EXIT_V
 pub use super::deck_env_error::DeckEnvError;
 use crate::contest::{ContestDeck, Game, PLACEMENTS, RuleError};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Received, Reply, Request, Transport};
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 
 /// What the caller must do after a call.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,14 +87,12 @@ impl Session {
                 )
             })?;
             let lost = |e: std::io::Error| format!("poker: {CHANNEL_ENV}: {e}\n");
-            // SAFETY: the evaluator handed these descriptors to this process
-            // for the library's use; the session owns them from now on.
-            let read = unsafe { OwnedFd::from_raw_fd(fds.read) };
-            let write = if fds.write == fds.read {
-                read.try_clone().map_err(lost)?
-            } else {
-                // SAFETY: as above, a second descriptor.
-                unsafe { OwnedFd::from_raw_fd(fds.write) }
+            let (read, write) = super::inherited::take(fds).ok_or_else(|| {
+                format!("poker: {CHANNEL_ENV}: the channel is already in use in this process\n")
+            })?;
+            let write = match write {
+                Some(write) => write,
+                None => read.try_clone().map_err(lost)?,
             };
             return Ok(Session::Evaluated(Transport::new(read, write)));
         }

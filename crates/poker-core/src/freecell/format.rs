@@ -39,7 +39,14 @@ impl Tens {
     }
 }
 
-pub(super) fn format(deal: &Deal, layout: Layout, tens: Tens) -> String {
+impl Deal {
+    /// The deal as text in a layout; see [`Layout`].
+    pub fn format(&self, layout: Layout, tens: Tens) -> String {
+        format(self, layout, tens)
+    }
+}
+
+fn format(deal: &Deal, layout: Layout, tens: Tens) -> String {
     let lines: Vec<Vec<Card>> = match layout {
         Layout::Columns => deal.columns().into_iter().collect(),
         Layout::Rows => deal.rows(),

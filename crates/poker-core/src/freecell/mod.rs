@@ -348,11 +348,6 @@ impl Deal {
     pub fn rows(&self) -> Vec<Vec<Card>> {
         self.cards().chunks(COLUMNS).map(<[Card]>::to_vec).collect()
     }
-
-    /// The deal as text in a layout; see [`Layout`].
-    pub fn format(&self, layout: Layout, tens: Tens) -> String {
-        format::format(self, layout, tens)
-    }
 }
 
 /// Index 0..=51 (always valid here) to its card.

@@ -14,7 +14,7 @@ use super::config::RunConfig;
 use super::error::NotRun;
 use super::launcher::Program;
 use super::process::{self, Supervisor};
-use super::verdict::{Verdict, classify};
+use super::verdict::{Verdict, classify, failed_to_start};
 use crate::sandbox::{private_dir_in, reachable_by_others};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
@@ -328,7 +328,6 @@ impl Toolchain {
         let _ = supervisor;
         let exited = running.wait_until(Instant::now() + limits.wall);
         let (outcome, stdout, stderr) = running.finish(Duration::ZERO);
-        let exceeded = |what: String| NotRun::CompileLimit(format!("compilation exceeded {what}"));
         let mut verdict = classify(outcome.as_ref(), !exited, limits);
         // The limit usually stops one of the driver's children (`as`, `ld`),
         // and the driver reports it by the signal's description.
@@ -337,26 +336,13 @@ impl Toolchain {
         {
             verdict = Verdict::FileSize;
         }
+        if let Some(limit) = verdict.limit(limits) {
+            return Err(NotRun::CompileLimit(format!(
+                "compilation exceeded the {limit}"
+            )));
+        }
         match verdict {
             Verdict::Exited(0) => {}
-            Verdict::WallTime => {
-                return Err(exceeded(format!(
-                    "the time limit of {} s",
-                    limits.wall.as_secs_f64()
-                )));
-            }
-            Verdict::Memory => {
-                return Err(exceeded(format!(
-                    "the memory limit of {}",
-                    crate::size::format_size(limits.memory)
-                )));
-            }
-            Verdict::CpuTime => {
-                return Err(exceeded(format!(
-                    "the CPU time limit of {} s",
-                    limits.cpu.as_secs_f64()
-                )));
-            }
             Verdict::FileSize => {
                 return Err(NotRun::CompileLimit(format!(
                     "the compiler's output exceeds {} MiB",
@@ -364,9 +350,7 @@ impl Toolchain {
                 )));
             }
             Verdict::FailedToStart(why) => {
-                return Err(NotRun::Setup(format!(
-                    "the sandbox failed to start the compiler: {why}"
-                )));
+                return Err(NotRun::Setup(failed_to_start("compiler", &why)));
             }
             _ => {
                 let text = String::from_utf8_lossy(if gcc { &stderr } else { &stdout })

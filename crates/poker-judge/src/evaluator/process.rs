@@ -14,7 +14,7 @@ use crate::sandbox::{Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal};
 use std::io::Read;
 use std::mem::ManuallyDrop;
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ExitStatus, Stdio};
@@ -222,26 +222,10 @@ impl Running {
         let Some(pidfd) = &self.pidfd else {
             return false;
         };
-        loop {
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            let wait = deadline - now;
-            let timeout = rustix::event::Timespec {
-                tv_sec: wait.as_secs() as i64,
-                tv_nsec: i64::from(wait.subsec_nanos()),
-            };
-            let mut fds = [rustix::event::PollFd::new(
-                pidfd,
-                rustix::event::PollFlags::IN,
-            )];
-            match rustix::event::poll(&mut fds, Some(&timeout)) {
-                Ok(n) if n > 0 => return true,
-                Ok(_) | Err(rustix::io::Errno::INTR) => continue,
-                Err(_) => return false,
-            }
-        }
+        matches!(
+            poker_protocol::wait::until_readable(&[pidfd.as_fd()], Some(deadline)),
+            Ok(Some(_))
+        )
     }
 
     /// Waits up to `grace` for the main process to exit by itself, then

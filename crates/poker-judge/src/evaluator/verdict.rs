@@ -1,5 +1,6 @@
 //! One classification of how a program ended, for games and compilations
-//! alike: which limit stopped it, or how it ended by itself.
+//! alike: which limit stopped it, or how it ended by itself, and the words
+//! both tell it in.
 
 use crate::sandbox::{Ending, Limits, Outcome};
 use rustix::process::Signal;
@@ -22,6 +23,28 @@ pub enum Verdict {
     FileSize,
     /// It was still running at the wall-clock limit (or when killed).
     WallTime,
+}
+
+impl Verdict {
+    /// The limit that stopped the run, in words with its value ("memory
+    /// limit of 64 MiB"), when it is a memory, CPU time or wall-clock one.
+    pub fn limit(&self, limits: &Limits) -> Option<String> {
+        match self {
+            Verdict::Memory => Some(format!(
+                "memory limit of {}",
+                crate::size::format_size(limits.memory)
+            )),
+            Verdict::CpuTime => Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64())),
+            Verdict::WallTime => Some(format!("time limit of {} s", limits.wall.as_secs_f64())),
+            _ => None,
+        }
+    }
+}
+
+/// What a run that the sandbox could not start tells: `what` names the
+/// program ("program", "compiler"), `why` the sandbox's reason.
+pub fn failed_to_start(what: &str, why: &str) -> String {
+    format!("the sandbox failed to start the {what}: {why}")
 }
 
 /// Classifies a run's `outcome` (`None`: it was still running when it was
@@ -100,5 +123,24 @@ mod tests {
         let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), Usage::default());
         assert_eq!(classify(Some(&killed), true, &limits), Verdict::WallTime);
         assert_eq!(classify(None, true, &limits), Verdict::WallTime);
+    }
+
+    #[test]
+    fn a_limit_is_told_with_its_value_and_an_own_ending_names_none() {
+        // The words the evaluator tests expect in a report (0.5 s, 1 s),
+        // and the size as the README prints it.
+        let limits = Limits {
+            wall: Duration::from_millis(500),
+            cpu: Duration::from_secs(1),
+            memory: 64 << 20,
+            ..Limits::default()
+        };
+        let told = |verdict: Verdict| verdict.limit(&limits);
+        assert_eq!(told(Verdict::WallTime).unwrap(), "time limit of 0.5 s");
+        assert_eq!(told(Verdict::CpuTime).unwrap(), "CPU time limit of 1 s");
+        assert_eq!(told(Verdict::Memory).unwrap(), "memory limit of 64 MiB");
+        assert_eq!(told(Verdict::FileSize), None);
+        assert_eq!(told(Verdict::Exited(0)), None);
+        assert_eq!(told(Verdict::Signaled(11)), None);
     }
 }

@@ -1,8 +1,9 @@
 //! The input validator's decision: is a test's input exactly one deck, in
-//! the one format the package writes?
+//! the one format the package writes? If not, why not.
 
-use super::error::InputError;
+use poker_core::cards::CardError;
 use poker_core::contest::ContestDeck;
+use std::fmt;
 
 /// The largest input the validator reads; a deck line is 72 bytes.
 pub const MAX_INPUT: u64 = 4096;
@@ -50,6 +51,53 @@ pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, InputError> {
         });
     }
     Ok(deck)
+}
+
+/// Why the input validator rejects a test's input
+/// ([`validate_input`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputError {
+    /// Longer than [`MAX_INPUT`] bytes.
+    TooLong,
+    /// Not UTF-8 text.
+    NotUtf8,
+    /// The last line has no newline.
+    NoFinalNewline,
+    /// More than one line.
+    MoreThanOneLine,
+    /// The line is not the contest's 24 cards.
+    BadDeck(CardError),
+    /// The cards are a deck but not written exactly as the package writes
+    /// it: the line that was expected.
+    NotExact {
+        /// The deck as the package writes it.
+        expected: String,
+    },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::TooLong => write!(f, "longer than {} bytes", MAX_INPUT),
+            InputError::NotUtf8 => f.write_str("not UTF-8 text"),
+            InputError::NoFinalNewline => f.write_str("the input does not end with a newline"),
+            InputError::MoreThanOneLine => f.write_str("more than one line"),
+            InputError::BadDeck(e) => write!(f, "{e}"),
+            InputError::NotExact { expected } => {
+                write!(f, "not in the exact format: expected {expected:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::BadDeck(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,12 +7,10 @@
 //! Both follow the Kattis validator conventions: exit status [`ACCEPT`]
 //! (42) accepts, [`REJECT`] (43) rejects; any other status is a judge error.
 
-mod error;
 mod input;
 mod interactor;
 
-pub use error::InputError;
-pub use input::{MAX_INPUT, test_input, validate_input};
+pub use input::{InputError, MAX_INPUT, test_input, validate_input};
 pub use interactor::{Interaction, MemoryLink, PATIENCE, Verdict, interact, verdict};
 
 /// Kattis' "accepted" exit status for validators.

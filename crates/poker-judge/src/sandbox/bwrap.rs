@@ -14,14 +14,16 @@ use rustix::io::FdFlags;
 use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
-use super::cgroup::{CgroupJoin, CgroupShape, GameCgroup};
+use super::cgroup::{CgroupError, CgroupJoin, CgroupShape, GameCgroup};
 use super::error::SandboxError;
+use super::facts::{CgroupFacts, JailFacts};
 use super::fds::memory_file;
 use super::filter::Role as FilterRole;
-use super::limits::{Enforcement, LimitReport, Limits, RlimitScope};
+use super::limits::{LimitReport, Limits};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
 use super::plan::{PassedFds, SystemView, bwrap_command_tail, bwrap_options, rlimits};
 use super::reaper::{REAPER, Report as ReaperReport};
+use super::status::{Ending, status_field, wait_status_ending};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
 /// The environment every game starts with, before the caller's variables.
@@ -71,22 +73,6 @@ pub fn probe_jail() -> Result<(PathBuf, JailFacts), SandboxError> {
         Ending::Exited(0) => Ok((bwrap, jail.facts())),
         other => Err(fail(format!("/bin/true in a jail: {other:?}"))),
     }
-}
-
-/// How a game's program ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Ending {
-    /// The program exited with this code (0–255).
-    Exited(i32),
-    /// The program was killed by this signal. In the sandbox its wait status
-    /// comes from the reaper ([`super::REAPER_PATH`]), so a program that calls
-    /// `exit(139)` is `Exited(139)`; only if the reaper itself was killed
-    /// (by its own program) is bubblewrap's 128 + n read as signal n.
-    Signaled(i32),
-    /// bubblewrap failed before the program started: its error message
-    /// (from the stderr the caller captured) or its exit status.
-    FailedToStart(String),
 }
 
 /// What a game used, measured by its cgroup; `None` without one.
@@ -169,8 +155,8 @@ impl Jail {
         };
         let (cgroup, cgroup_error) = match GameCgroup::create_shaped(limits, shape) {
             Ok(cg) => (Some(cg), None),
-            Err(e) if e.kind() == io::ErrorKind::Unsupported => (None, Some(e.to_string())),
-            Err(e) => return Err(e),
+            Err(CgroupError::Unavailable(why)) => (None, Some(why)),
+            Err(unusable @ CgroupError::Unusable(_)) => return Err(io::Error::other(unusable)),
         };
         let mut prepared = mounts.prepare(lease.is_some())?;
         // The writable folders (a compiler's build folder) belong to the
@@ -447,82 +433,6 @@ impl Jail {
     }
 }
 
-/// What a game's cgroup limits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CgroupFacts {
-    /// The cgroup version: 1 or 2.
-    pub version: u8,
-    /// Whether it limits memory.
-    pub memory: bool,
-    /// Whether it limits the number of processes.
-    pub processes: bool,
-    /// Why the memory or the pids controller is missing, when one is.
-    pub gaps: Option<String>,
-}
-
-/// How jails on this machine enforce the limits, as found once by
-/// [`probe_jail`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JailFacts {
-    /// The game's cgroup, if one could be made.
-    pub cgroup: Option<CgroupFacts>,
-    /// Why no cgroup could be made, if none.
-    pub cgroup_error: Option<String>,
-    /// Whether games run as a leased uid (the evaluator is root).
-    pub leased_uid: bool,
-}
-
-impl JailFacts {
-    /// Each of `limits` with its value and how such a jail enforces it.
-    pub fn limit_reports(&self, limits: &Limits) -> Vec<LimitReport> {
-        let l = limits;
-        let cg = self.cgroup.as_ref();
-        let why_no_cgroup = || {
-            self.cgroup_error
-                .clone()
-                .or_else(|| cg.and_then(|c| c.gaps.clone()))
-                .unwrap_or_else(|| "the cgroup lacks this controller".into())
-        };
-        let memory = match cg {
-            Some(c) if c.memory => Enforcement::Cgroup { version: c.version },
-            _ => Enforcement::RlimitFallback {
-                scope: RlimitScope::Process,
-                reason: why_no_cgroup(),
-            },
-        };
-        let processes = match cg {
-            Some(c) if c.processes => Enforcement::Cgroup { version: c.version },
-            _ if self.leased_uid => Enforcement::RlimitFallback {
-                scope: RlimitScope::Uid,
-                reason: why_no_cgroup(),
-            },
-            _ => Enforcement::NotEnforced {
-                reason: format!(
-                    "no pids cgroup ({}) and no uid of the game's own for RLIMIT_NPROC",
-                    why_no_cgroup()
-                ),
-            },
-        };
-        let report = |name, value: u64, unit, enforcement| LimitReport {
-            name,
-            value,
-            unit,
-            enforcement,
-        };
-        let process = Enforcement::Rlimit {
-            scope: RlimitScope::Process,
-        };
-        vec![
-            report("wall", l.wall.as_millis() as u64, "ms", Enforcement::Timer),
-            report("cpu", l.cpu.as_millis() as u64, "ms", process.clone()),
-            report("memory", l.memory, "bytes", memory),
-            report("processes", l.processes.into(), "count", processes),
-            report("tmp_size", l.tmp_size, "bytes", Enforcement::Tmpfs),
-            report("open_files", l.open_files.into(), "count", process),
-        ]
-    }
-}
-
 /// Makes the calling process join a fresh anonymous session keyring, so
 /// that the game possesses none of the evaluator's keys (a service's or a
 /// login's session keyring, with its tickets and credentials) and leaves
@@ -556,102 +466,5 @@ impl Drop for Jail {
         for dir in &self.handed_over {
             let _ = std::os::unix::fs::chown(dir, Some(me.0.as_raw()), Some(me.1.as_raw()));
         }
-    }
-}
-
-/// The ending a `waitpid` status word describes.
-fn wait_status_ending(status: i32) -> Ending {
-    let signal = status & 0x7f;
-    if signal == 0 {
-        Ending::Exited((status >> 8) & 0xff)
-    } else {
-        Ending::Signaled(signal)
-    }
-}
-
-/// The integer value of `"key":` in bubblewrap's status objects (it writes
-/// only flat objects of string keys and integer values).
-pub(crate) fn status_field(text: &str, key: &str) -> Option<i64> {
-    let quoted = format!("\"{key}\"");
-    let rest = &text[text.find(&quoted)? + quoted.len()..];
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .unwrap_or(rest.len());
-    rest[..end].parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Ending, status_field, wait_status_ending};
-
-    #[test]
-    fn limit_reports_follow_the_probed_facts_without_a_jail() {
-        use super::{CgroupFacts, JailFacts};
-        use crate::sandbox::{Enforcement, Limits, RlimitScope};
-        let how = |facts: &JailFacts, name: &str| {
-            let reports = facts.limit_reports(&Limits::default());
-            reports
-                .into_iter()
-                .find(|r| r.name == name)
-                .unwrap()
-                .enforcement
-        };
-        // As the README's table says: a cgroup v2 with both controllers.
-        let full = JailFacts {
-            cgroup: Some(CgroupFacts {
-                version: 2,
-                memory: true,
-                processes: true,
-                gaps: None,
-            }),
-            cgroup_error: None,
-            leased_uid: true,
-        };
-        assert_eq!(how(&full, "memory"), Enforcement::Cgroup { version: 2 });
-        assert_eq!(how(&full, "processes"), Enforcement::Cgroup { version: 2 });
-        // No cgroup, no root: per-process rlimits, no process count.
-        let bare = JailFacts {
-            cgroup: None,
-            cgroup_error: Some("no cgroup here".into()),
-            leased_uid: false,
-        };
-        let per_process = Enforcement::RlimitFallback {
-            scope: RlimitScope::Process,
-            reason: "no cgroup here".into(),
-        };
-        assert_eq!(how(&bare, "memory"), per_process);
-        assert!(matches!(
-            how(&bare, "processes"),
-            Enforcement::NotEnforced { reason } if reason.contains("no cgroup here")
-        ));
-        let leased = JailFacts {
-            leased_uid: true,
-            ..bare
-        };
-        let per_uid = Enforcement::RlimitFallback {
-            scope: RlimitScope::Uid,
-            reason: "no cgroup here".into(),
-        };
-        assert_eq!(how(&leased, "processes"), per_uid);
-    }
-
-    #[test]
-    fn wait_statuses_are_decoded_as_waitpid_documents_them() {
-        // exit(139): status 139 << 8; SIGSEGV: 11; SIGKILL with a core
-        // flag off: 9; exit(0): 0 (glibc's WIFEXITED/WEXITSTATUS).
-        assert_eq!(wait_status_ending(139 << 8), Ending::Exited(139));
-        assert_eq!(wait_status_ending(11), Ending::Signaled(11));
-        assert_eq!(wait_status_ending(0x80 | 11), Ending::Signaled(11));
-        assert_eq!(wait_status_ending(9), Ending::Signaled(9));
-        assert_eq!(wait_status_ending(0), Ending::Exited(0));
-    }
-
-    #[test]
-    fn status_fields_are_read_from_bubblewraps_objects() {
-        let text = "{ \"child-pid\": 4242 }\n{ \"exit-code\": 139 }\n";
-        assert_eq!(status_field(text, "child-pid"), Some(4242));
-        assert_eq!(status_field(text, "exit-code"), Some(139));
-        assert_eq!(status_field("{ \"child-pid\": 7 }", "exit-code"), None);
     }
 }

@@ -13,8 +13,12 @@ use rustix::process::{Pid, Signal, kill_process};
 use super::error::SandboxError;
 use super::limits::Limits;
 
+mod files;
 mod nested;
+mod version;
+use files::write_file;
 pub use nested::{CgroupShape, SERVER_LEAF};
+use version::{V1, V2, Version};
 
 /// The folder name under each hierarchy (v1) or under the v2 base that
 /// holds the games' cgroups.
@@ -37,7 +41,7 @@ pub const CGROUP_ENV: &str = "POKER_SANDBOX_CGROUP";
 /// and removes it.
 #[derive(Debug)]
 pub struct GameCgroup {
-    version: u8,
+    version: &'static dyn Version,
     memory: Option<PathBuf>,
     pids: Option<PathBuf>,
     cpu: Option<PathBuf>,
@@ -151,33 +155,11 @@ fn read_cgroup_mounts() -> Vec<(PathBuf, String, String)> {
         .collect()
 }
 
-fn write_file(path: &Path, value: &str) -> io::Result<()> {
-    fs::write(path, value).map_err(|e| {
-        io::Error::new(
-            e.kind(),
-            format!("cannot write {value:?} to {}: {e}", path.display()),
-        )
-    })
-}
-
 fn open_procs(dir: &Path) -> io::Result<Arc<OwnedFd>> {
     let file = OpenOptions::new()
         .write(true)
         .open(dir.join("cgroup.procs"))?;
     Ok(Arc::new(OwnedFd::from(file)))
-}
-
-/// The value of `key` in a flat-keyed file (`key value` lines).
-fn keyed(path: &Path, key: &str) -> Option<u64> {
-    let text = fs::read_to_string(path).ok()?;
-    text.lines().find_map(|line| {
-        let (k, v) = line.split_once(' ')?;
-        (k == key).then(|| v.trim().parse().ok())?
-    })
-}
-
-fn single(path: &Path) -> Option<u64> {
-    fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 /// The leaf folder, under a delegated `POKER_SANDBOX_CGROUP` folder, that
@@ -302,30 +284,55 @@ fn v2_base() -> &'static Result<Result<PathBuf, String>, String> {
 pub fn fallback() -> Result<Option<String>, SandboxError> {
     match GameCgroup::create(&Limits::default()) {
         Ok(cg) => Ok(cg.gaps.clone()),
-        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(Some(e.to_string())),
-        Err(e) => Err(SandboxError::Cgroup(e.to_string())),
+        Err(CgroupError::Unavailable(why)) => Ok(Some(why)),
+        Err(CgroupError::Unusable(why)) => Err(SandboxError::Cgroup(why)),
     }
 }
+
+/// Why no game cgroup was made, which decides what the game does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CgroupError {
+    /// No usable cgroup here (the reasons): rlimits stand in for its
+    /// limits.
+    Unavailable(String),
+    /// A cgroup that must be used cannot be (why): the folder
+    /// `POKER_SANDBOX_CGROUP` names (the organiser asked for it), or a fork
+    /// server's v1 memory folder that would not count its games' memory.
+    /// No fallback: the jail fails.
+    Unusable(String),
+}
+
+impl std::fmt::Display for CgroupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CgroupError::Unavailable(why) | CgroupError::Unusable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for CgroupError {}
 
 impl GameCgroup {
     /// Creates the cgroup of one game with `limits.memory` (swap included
     /// where the kernel accounts it) and `limits.processes`.
     ///
-    /// Errors: `Unsupported` with the reasons when neither a cgroup v2 with
-    /// `memory` and `pids` nor any of the v1 hierarchies is writable (then
-    /// the caller falls back to rlimits); any other kind when the folder
-    /// named by `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the
-    /// organiser asked for it).
-    pub fn create(limits: &Limits) -> io::Result<GameCgroup> {
+    /// Errors: [`CgroupError::Unavailable`] with the reasons when neither a
+    /// cgroup v2 with `memory` and `pids` nor any of the v1 hierarchies is
+    /// writable (then the caller falls back to rlimits);
+    /// [`CgroupError::Unusable`] when the folder named by
+    /// `POKER_SANDBOX_CGROUP` cannot be used (no fallback: the organiser
+    /// asked for it), or a fork server's v1 memory folder would not count
+    /// its games' memory.
+    pub fn create(limits: &Limits) -> Result<GameCgroup, CgroupError> {
         Self::create_shaped(limits, CgroupShape::Game)
     }
 
     /// [`GameCgroup::create`] in the given shape: a game's, or a fork
     /// server's jail, whose limits hold for the server and all its games
     /// (see [`CgroupShape`]).
-    pub fn create_shaped(limits: &Limits, shape: CgroupShape) -> io::Result<GameCgroup> {
+    pub fn create_shaped(limits: &Limits, shape: CgroupShape) -> Result<GameCgroup, CgroupError> {
         let v2 = match v2_base() {
-            Err(named) => return Err(io::Error::other(named.clone())),
+            Err(named) => return Err(CgroupError::Unusable(named.clone())),
             Ok(Ok(base)) => {
                 let named = std::env::var_os(CGROUP_ENV).is_some();
                 let made = match shape {
@@ -334,32 +341,35 @@ impl GameCgroup {
                 };
                 return made.map_err(|e| {
                     let why = format!("cannot make a game's cgroup in {}: {e}", base.display());
-                    let kind = if named {
-                        io::ErrorKind::Other
+                    if named {
+                        CgroupError::Unusable(why)
                     } else {
-                        io::ErrorKind::Unsupported
-                    };
-                    io::Error::new(kind, why)
+                        CgroupError::Unavailable(why)
+                    }
                 });
             }
             Ok(Err(why)) => why,
         };
         let v1 = match Self::create_v1(cgroup_mounts(), &shape.own_limits(limits)) {
             Ok(cg) if shape == CgroupShape::Game => return Ok(cg),
-            Ok(cg) => return cg.nest_v1().map(|()| cg),
+            Ok(cg) => {
+                return cg
+                    .nest_v1()
+                    .map(|()| cg)
+                    .map_err(|e| CgroupError::Unusable(e.to_string()));
+            }
             Err(e) => e,
         };
-        Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!("no usable cgroup: v2: {v2}; v1: {v1}"),
-        ))
+        Err(CgroupError::Unavailable(format!(
+            "no usable cgroup: v2: {v2}; v1: {v1}"
+        )))
     }
 
     fn create_v2(base: &Path, limits: &Limits) -> io::Result<Self> {
         let dir = base.join(unique_name());
         fs::create_dir(&dir)?;
         let mut cg = GameCgroup {
-            version: 2,
+            version: &V2,
             memory: Some(dir.clone()),
             pids: Some(dir.clone()),
             cpu: Some(dir.clone()),
@@ -387,7 +397,7 @@ impl GameCgroup {
         };
         let name = unique_name();
         let mut cg = GameCgroup {
-            version: 1,
+            version: &V1,
             memory: None,
             pids: None,
             cpu: None,
@@ -467,7 +477,7 @@ impl GameCgroup {
 
     /// The cgroup version: 1 or 2.
     pub fn version(&self) -> u8 {
-        self.version
+        self.version.number()
     }
 
     /// The cgroup's folders (one on v2, one per hierarchy on v1), which
@@ -514,23 +524,14 @@ impl GameCgroup {
         let Some(dir) = &self.memory else {
             return false;
         };
-        let file = if self.version == 1 {
-            "memory.oom_control"
-        } else {
-            "memory.events"
-        };
-        keyed(&dir.join(file), "oom_kill").is_some_and(|n| n > 0)
+        self.version.oom_kills(dir).is_some_and(|n| n > 0)
     }
 
     /// The game's peak memory in bytes: `memory.max_usage_in_bytes` (v1) or
     /// `memory.peak` (v2), if the kernel has it.
     pub fn peak_memory(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
-        single(&dir.join(if self.version == 1 {
-            "memory.max_usage_in_bytes"
-        } else {
-            "memory.peak"
-        }))
+        self.version.peak_memory(dir)
     }
 
     /// The memory charged to the cgroup now, in bytes:
@@ -538,22 +539,14 @@ impl GameCgroup {
     /// without a memory cgroup.
     pub(crate) fn memory_usage(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
-        single(&dir.join(if self.version == 1 {
-            "memory.usage_in_bytes"
-        } else {
-            "memory.current"
-        }))
+        self.version.memory_usage(dir)
     }
 
     /// CPU time used by all the game's processes: `cpuacct.usage` (v1) or
     /// `usage_usec` of `cpu.stat` (v2).
     pub fn cpu_time(&self) -> Option<Duration> {
         let dir = self.cpu.as_ref()?;
-        if self.version == 1 {
-            single(&dir.join("cpuacct.usage")).map(Duration::from_nanos)
-        } else {
-            keyed(&dir.join("cpu.stat"), "usage_usec").map(Duration::from_micros)
-        }
+        self.version.cpu_time(dir)
     }
 
     /// Pids of the processes in the cgroup now.
@@ -587,23 +580,15 @@ impl GameCgroup {
                 "no freezer for this cgroup",
             ));
         };
-        match (self.version, frozen) {
-            (1, true) => write_file(&dir.join("freezer.state"), "FROZEN"),
-            (1, false) => write_file(&dir.join("freezer.state"), "THAWED"),
-            (_, true) => write_file(&dir.join("cgroup.freeze"), "1"),
-            (_, false) => write_file(&dir.join("cgroup.freeze"), "0"),
-        }
+        self.version.freeze(dir, frozen)
     }
 
     /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
     /// on v2 kernels that have it), repeating for processes forked meanwhile,
     /// for at most a second.
     pub(crate) fn kill_all(&self) {
-        // A process frozen by a v1 freezer does not die until it is thawed.
-        if self.version == 1 && self.freezer.is_some() {
-            let _ = self.freeze(false);
-        }
-        if self.version == 2 && write_file(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {
+        let dir = self.dirs.first().map(PathBuf::as_path);
+        if self.version.kill_at_once(dir, self.freezer.as_deref()) {
             return;
         }
         let deadline = Instant::now() + Duration::from_secs(1);
@@ -644,7 +629,7 @@ impl GameCgroup {
     /// or if the folder cannot be made and frozen (freezing then just
     /// costs more).
     pub fn freezer_keepalive(&self) -> Option<FreezerKeepalive> {
-        if self.version != 1 {
+        if !self.version.freezer_wants_keepalive() {
             return None;
         }
         let parent = self.freezer.as_ref()?.parent()?;

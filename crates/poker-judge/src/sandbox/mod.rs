@@ -191,6 +191,7 @@ pub mod calls;
 mod cgroup;
 pub mod closure;
 mod error;
+mod facts;
 mod fds;
 mod filter;
 mod image;
@@ -199,16 +200,16 @@ mod mounts;
 pub mod plan;
 mod reaper;
 mod scratch;
+mod status;
 mod uid;
 
-pub use bwrap::{
-    BASE_ENV, CgroupFacts, Ending, Jail, JailFacts, Outcome, Usage, probe, probe_jail,
-};
+pub use bwrap::{BASE_ENV, Jail, Outcome, Usage, probe, probe_jail};
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupJoin, CgroupShape, FreezerKeepalive, GameCgroup, SERVER_LEAF,
-    SUPERVISOR_LEAF, fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, FreezerKeepalive, GameCgroup,
+    SERVER_LEAF, SUPERVISOR_LEAF, fallback as cgroup_fallback,
 };
 pub use error::SandboxError;
+pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
@@ -216,4 +217,5 @@ pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
 pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};
+pub use status::Ending;
 pub use uid::{DEFAULT_UID_RANGE, UidLease};

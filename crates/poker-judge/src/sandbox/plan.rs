@@ -8,7 +8,7 @@ use std::ffi::{OsStr, OsString};
 
 use rustix::process::Resource;
 
-use super::bwrap::JailFacts;
+use super::facts::JailFacts;
 use super::limits::Limits;
 use super::reaper::REAPER_PATH;
 

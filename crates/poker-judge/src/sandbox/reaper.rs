@@ -28,10 +28,10 @@ pub(crate) enum Report {
 /// `{ "exec-errno": E }`) from what it wrote; `None` when it wrote nothing
 /// (it was killed before its program ended).
 pub(crate) fn parse(text: &str) -> Option<Report> {
-    if let Some(e) = super::bwrap::status_field(text, "exec-errno") {
+    if let Some(e) = super::status::status_field(text, "exec-errno") {
         return Some(Report::ExecErrno(e as i32));
     }
-    super::bwrap::status_field(text, "wait-status").map(|s| Report::WaitStatus(s as i32))
+    super::status::status_field(text, "wait-status").map(|s| Report::WaitStatus(s as i32))
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
 use crate::evaluator::manager::{self, Ending};
+use crate::evaluator::one_game::{EXIT_GRACE, conclude};
 use crate::evaluator::process;
-use crate::evaluator::{EXIT_GRACE, RunConfig, Status, conclude};
+use crate::evaluator::{RunConfig, Status};
 use crate::sandbox::{Ending as ProgramEnding, GameCgroup, Outcome, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;

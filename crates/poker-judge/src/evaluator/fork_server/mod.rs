@@ -22,16 +22,13 @@
 mod game;
 pub(crate) mod setup;
 
-use super::manager::Link;
+use super::one_game::{EXIT_GRACE, Prefed, launch_with_channel, not_started, play, play_launched};
 use super::process::Running;
-use super::{
-    EXIT_GRACE, GameResult, Launcher, Program, RunConfig, launch_with_channel, play, play_launched,
-};
+use super::{GameResult, Launcher, Program, RunConfig};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use poker_core::contest::ContestDeck;
+use poker_protocol::Transport;
 use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
-use poker_protocol::{Received, Transport};
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::Pid;
 use setup::{LimitSetter, SERVER_CPU_HARD, SandboxJail, ServerProcess};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -48,66 +45,12 @@ const REPORT_TIMEOUT: Duration = Duration::from_secs(2);
 /// less, is a server working for its games outside their limits.
 const SERVER_WORK_PER_GAME: Duration = Duration::from_millis(250);
 
-/// A [`Link`] over a transport with a deadline and an exit watch, which
-/// first hands out a line already read.
-pub(crate) struct Prefed<'a, 'w> {
-    first: Option<String>,
-    channel: &'a mut Transport<OwnedFd>,
-    deadline: Instant,
-    exit_watch: Option<BorrowedFd<'w>>,
-}
-
-impl<'a, 'w> Prefed<'a, 'w> {
-    pub(crate) fn new(
-        first: Option<String>,
-        channel: &'a mut Transport<OwnedFd>,
-        deadline: Instant,
-        exit_watch: Option<BorrowedFd<'w>>,
-    ) -> Prefed<'a, 'w> {
-        Prefed {
-            first,
-            channel,
-            deadline,
-            exit_watch,
-        }
-    }
-}
-
-impl Link for Prefed<'_, '_> {
-    fn receive(&mut self) -> Received {
-        match self.first.take() {
-            Some(line) => Received::Line(line),
-            None => self.channel.receive(Some(self.deadline), self.exit_watch),
-        }
-    }
-
-    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
-        self.channel.send(line)
-    }
-}
-
 /// Waits until one of `fds` is readable or `deadline` passes; which one
-/// (`None`: the deadline).
+/// (`None`: the deadline, or a failed wait).
 fn wait_any(fds: &[BorrowedFd<'_>], deadline: Instant) -> Option<usize> {
-    loop {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        if wait.is_zero() {
-            return None;
-        }
-        let timeout = Timespec {
-            tv_sec: wait.as_secs() as i64,
-            tv_nsec: i64::from(wait.subsec_nanos()),
-        };
-        let mut polled: Vec<PollFd<'_>> = fds
-            .iter()
-            .map(|fd| PollFd::new(fd, PollFlags::IN))
-            .collect();
-        match poll(&mut polled, Some(&timeout)) {
-            Ok(n) if n > 0 => return polled.iter().position(|p| !p.revents().is_empty()),
-            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
-            Err(_) => return None,
-        }
-    }
+    poker_protocol::wait::until_readable(fds, Some(deadline))
+        .ok()
+        .flatten()
 }
 
 /// A running fork server.
@@ -195,7 +138,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
             Ok(transport) => Started::Played(play_launched(
                 running, transport, first, start, deck, number, config,
             )),
-            Err(e) => Started::Played(super::not_started(program, number, e)),
+            Err(e) => Started::Played(not_started(program, number, e)),
         };
     }
     let unfit = |running: Running, why: &str| {

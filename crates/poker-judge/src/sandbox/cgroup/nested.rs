@@ -7,7 +7,9 @@
 //! after the game's own cgroup is removed, so it shrinks what the next game
 //! may use, and the server never holds more than the limit on the host.
 
-use super::{COUNTER, CgroupJoin, GameCgroup, keyed, open_procs, unique_name, write_file};
+use super::files::write_file;
+use super::version::V2;
+use super::{COUNTER, CgroupJoin, GameCgroup, open_procs, unique_name};
 use crate::sandbox::limits::Limits;
 use rustix::process::Pid;
 use std::fs;
@@ -59,7 +61,7 @@ impl GameCgroup {
         fs::create_dir(&dir)?;
         let leaf = dir.join(SERVER_LEAF);
         let mut cg = GameCgroup {
-            version: 2,
+            version: &V2,
             memory: Some(dir.clone()),
             pids: Some(dir.clone()),
             cpu: Some(leaf.clone()),
@@ -190,11 +192,7 @@ impl GameCgroup {
         let Some(dir) = &self.freezer else {
             return Err(io::ErrorKind::Unsupported.into());
         };
-        let frozen = || match self.version {
-            1 => fs::read_to_string(dir.join("freezer.state")).is_ok_and(|s| s.trim() == "FROZEN"),
-            _ => keyed(&dir.join("cgroup.events"), "frozen") == Some(1),
-        };
-        while !frozen() {
+        while !self.version.is_frozen(dir) {
             if Instant::now() > deadline {
                 return Err(io::Error::new(
                     io::ErrorKind::TimedOut,

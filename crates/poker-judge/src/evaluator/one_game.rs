@@ -1,0 +1,298 @@
+//! One game: starting a program with the evaluator's channel, serving the
+//! game over it, and judging how it ended. A fresh process plays it all
+//! ([`play`]); the fork server's games share the serving and the judging.
+
+use super::config::RunConfig;
+use super::launcher::{Launcher, Program};
+use super::process::{self, Supervisor};
+use super::results::{GameResult, STDERR_KEPT, Status};
+use super::verdict::{Verdict, classify, failed_to_start};
+use crate::sandbox::{CgroupShape, Outcome};
+use poker_core::contest::{ContestDeck, Game};
+use poker_protocol::manager::{self, Ending, Link};
+use poker_protocol::{CHANNEL_ENV, Received, Transport};
+use rustix::process::Signal;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+/// How long a contestant may take to exit by itself after its last message
+/// before it is killed (its result is already final by then).
+pub(crate) const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Plays one game of `program` on `deck` (numbered `number`, 1-based) under
+/// `config`'s launcher and limits, and kills everything the program started
+/// once it is over.
+pub fn play(
+    _supervisor: &Supervisor,
+    program: &Program,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let start = Instant::now();
+    let launched = launch_with_channel(program, &[], &config.limits, CgroupShape::Game, config)
+        .and_then(|(running, channel)| Ok((running, Transport::socket(channel)?)));
+    let (running, channel) = match launched {
+        Ok(launched) => launched,
+        Err(e) => return not_started(program, number, e),
+    };
+    let mut result = play_launched(running, channel, None, start, deck, number, config);
+    let hint = library_hint(&result, program, config);
+    if let Some(reason) = result.reason.as_mut() {
+        reason.push_str(&hint);
+    }
+    result
+}
+
+/// Starts `program` under `limits`, its cgroup in `shape`, with the
+/// evaluator's channel announced in its environment (and `env` besides):
+/// the running program and the evaluator's end of the channel.
+pub(crate) fn launch_with_channel(
+    program: &Program,
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    limits: &crate::sandbox::Limits,
+    shape: CgroupShape,
+    config: &RunConfig,
+) -> std::io::Result<(process::Running, std::os::fd::OwnedFd)> {
+    let mut program = program.clone();
+    program
+        .env
+        .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
+    program.env.extend_from_slice(env);
+    let launch = config.launcher.prepare_shaped(&program, limits, shape)?;
+    let mut running = process::spawn(launch, true)?;
+    let channel = running
+        .take_channel()
+        .ok_or_else(|| std::io::Error::other("no channel"))?;
+    Ok((running, channel))
+}
+
+/// Deck `number`'s result when `program` could not be started (`e`).
+pub(crate) fn not_started(program: &Program, number: usize, e: std::io::Error) -> GameResult {
+    GameResult::not_run(
+        number,
+        format!("cannot start {}: {e}", program.path.display()),
+    )
+}
+
+/// Plays one game with a program already started (`running`, its channel
+/// `channel`) at `start`: serves it (`first_line`: a line already read from
+/// the channel), then ends the program and judges the game.
+pub(crate) fn play_launched(
+    running: process::Running,
+    mut channel: Transport<std::os::fd::OwnedFd>,
+    first_line: Option<String>,
+    start: Instant,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let mut game = Game::new(*deck);
+    let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
+    let mut link = Prefed::new(first_line, &mut channel, start + config.limits.wall, pidfd);
+    let ending = manager::serve_link(&mut link, &mut game);
+    drop(channel);
+    let seconds = start.elapsed().as_secs_f64();
+    let grace = match ending {
+        Ending::TimedOut => Duration::ZERO,
+        _ => EXIT_GRACE,
+    };
+    let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
+    let mut result = conclude(
+        &game,
+        ending,
+        outcome.as_ref(),
+        &stderr,
+        seconds,
+        number,
+        config,
+    );
+    // A game killed at its time limit has no outcome, but what it used
+    // until then was measured.
+    if outcome.is_none() {
+        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+        result.peak_memory = usage.peak_memory;
+    }
+    result
+}
+
+/// The result of a game that ended with `ending` on the channel and
+/// `outcome` for its program, `stderr` what it wrote there.
+pub(crate) fn conclude(
+    game: &Game,
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    stderr: &[u8],
+    seconds: f64,
+    number: usize,
+    config: &RunConfig,
+) -> GameResult {
+    let mut result = GameResult::not_run(number, String::new());
+    result.seconds = seconds;
+    let kept = stderr.len().saturating_sub(STDERR_KEPT);
+    result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
+    if let Some(usage) = outcome.map(|o| &o.usage) {
+        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+        result.peak_memory = usage.peak_memory;
+    }
+    result.placements = game.placements();
+    result.board = std::array::from_fn(|i| {
+        game.board()
+            .column(i)
+            .iter()
+            .map(|card| card.to_string())
+            .collect()
+    });
+    if let Ending::Finished(total) = ending {
+        result.score = total;
+    }
+    let (status, reason) = judge(ending, outcome, game.placements(), config);
+    result.status = status;
+    result.reason = reason;
+    result
+}
+
+/// Why a program that the loader could not start (exit status 127, no
+/// placement, `libpoker.so` named in its stderr) failed in the sandbox, and
+/// what to do; empty otherwise.
+fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> String {
+    let sandboxed = matches!(config.launcher, Launcher::Bubblewrap { .. });
+    let loader_failed = result.status == Status::Incomplete
+        && result.placements == 0
+        && result.stderr.contains("libpoker.so")
+        && result.stderr.contains("cannot open shared object file");
+    let library = program
+        .files
+        .iter()
+        .find(|f| f.file_name().is_some_and(|n| n == "libpoker.so"));
+    match library.and_then(|l| l.parent()) {
+        Some(dir) if sandboxed && loader_failed => format!(
+            " (the loader found no libpoker.so: the sandbox provides only the one of --lib-dir, \
+             {}; build the program against that folder, or pass --lib-dir with the folder \
+             it was linked against)",
+            dir.display()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// How a game ended, from what the channel saw (`ending`) and how the
+/// program ended (`outcome`, `None` when it was still running when killed).
+/// A finished game stays scored whatever the program did afterwards; the
+/// memory and CPU limits are named from the sandbox's own measures.
+fn judge(
+    ending: Ending,
+    outcome: Option<&Outcome>,
+    placements: usize,
+    config: &RunConfig,
+) -> (Status, Option<String>) {
+    let placed = match placements {
+        1 => "1 placement".to_string(),
+        n => format!("{n} placements"),
+    };
+    let limits = &config.limits;
+    match ending {
+        Ending::Finished(_) => return (Status::Ok, None),
+        Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
+        Ending::Protocol(what) => {
+            return (
+                Status::Violation,
+                Some(format!("protocol broken after {placed}: {what}")),
+            );
+        }
+        Ending::Failed(what) => return (Status::Error, Some(what)),
+        Ending::TimedOut | Ending::Closed | Ending::Exited => {}
+    }
+    let timed_out = matches!(ending, Ending::TimedOut);
+    let verdict = classify(outcome, timed_out, limits);
+    let exceeded = |status| {
+        let limit = verdict.limit(limits).unwrap_or_default();
+        (status, Some(format!("{limit} exceeded after {placed}")))
+    };
+    match verdict {
+        Verdict::Memory => exceeded(Status::Memory),
+        Verdict::CpuTime => exceeded(Status::CpuTime),
+        Verdict::WallTime if timed_out => exceeded(Status::Timeout),
+        Verdict::WallTime => (
+            Status::Incomplete,
+            Some(format!("closed its channel after {placed}")),
+        ),
+        Verdict::FailedToStart(why) => (Status::Error, Some(failed_to_start("program", &why))),
+        Verdict::Signaled(signal) => (
+            Status::Crash,
+            Some(format!("killed by {} after {placed}", signal_name(signal))),
+        ),
+        Verdict::FileSize => (
+            Status::Crash,
+            Some(format!(
+                "killed by {} after {placed}",
+                signal_name(Signal::XFSZ.as_raw())
+            )),
+        ),
+        Verdict::Exited(code) => (
+            Status::Incomplete,
+            Some(format!("exited with status {code} after {placed}")),
+        ),
+    }
+}
+
+/// A signal's conventional name, e.g. `SIGSEGV (11)`.
+pub(crate) fn signal_name(signal: i32) -> String {
+    const NAMES: [(Signal, &str); 12] = [
+        (Signal::SEGV, "SIGSEGV"),
+        (Signal::ABORT, "SIGABRT"),
+        (Signal::FPE, "SIGFPE"),
+        (Signal::ILL, "SIGILL"),
+        (Signal::BUS, "SIGBUS"),
+        (Signal::KILL, "SIGKILL"),
+        (Signal::TERM, "SIGTERM"),
+        (Signal::INT, "SIGINT"),
+        (Signal::PIPE, "SIGPIPE"),
+        (Signal::XCPU, "SIGXCPU"),
+        (Signal::XFSZ, "SIGXFSZ"),
+        (Signal::TRAP, "SIGTRAP"),
+    ];
+    let name = NAMES
+        .iter()
+        .find(|(s, _)| s.as_raw() == signal)
+        .map_or("signal", |(_, name)| name);
+    format!("{name} ({signal})")
+}
+
+/// A [`Link`] over a transport with a deadline and an exit watch, which
+/// first hands out a line already read.
+pub(crate) struct Prefed<'a, 'w> {
+    first: Option<String>,
+    channel: &'a mut Transport<OwnedFd>,
+    deadline: Instant,
+    exit_watch: Option<BorrowedFd<'w>>,
+}
+
+impl<'a, 'w> Prefed<'a, 'w> {
+    pub(crate) fn new(
+        first: Option<String>,
+        channel: &'a mut Transport<OwnedFd>,
+        deadline: Instant,
+        exit_watch: Option<BorrowedFd<'w>>,
+    ) -> Prefed<'a, 'w> {
+        Prefed {
+            first,
+            channel,
+            deadline,
+            exit_watch,
+        }
+    }
+}
+
+impl Link for Prefed<'_, '_> {
+    fn receive(&mut self) -> Received {
+        match self.first.take() {
+            Some(line) => Received::Line(line),
+            None => self.channel.receive(Some(self.deadline), self.exit_watch),
+        }
+    }
+
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.channel.send(line)
+    }
+}
