@@ -873,7 +873,7 @@ fn check_reply(reply: &str) -> Reply {
 /// with the number of the card it happened at.
 pub fn interactor(data: &[u8]) {
     use poker_core::contest::Board;
-    use poker_judge::judge::{Verdict, interact};
+    use poker_judge::judge::{JudgeVerdict, interact};
     if data.len() < 9 {
         return;
     }
@@ -892,7 +892,7 @@ pub fn interactor(data: &[u8]) {
         let played = interact(deck, chunks.iter().copied());
         let replies: Vec<Reply> = played.replies.iter().map(|r| check_reply(r)).collect();
         match &played.verdict {
-            Verdict::Accepted { total, message } => {
+            JudgeVerdict::Accepted { total, message } => {
                 let score = played.game.board().score().expect("a full board");
                 assert_eq!(*total, score.total);
                 assert!(*total <= 32);
@@ -900,12 +900,12 @@ pub fn interactor(data: &[u8]) {
                 assert_eq!(replies.last(), Some(&Reply::End(*total)));
                 assert!(message.contains(&format!("total {total}")));
             }
-            Verdict::Rejected(message) => {
+            JudgeVerdict::Rejected(message) => {
                 assert!(!message.is_empty() && message.ends_with('\n'));
                 assert!(!matches!(replies.last(), Some(Reply::End(_))));
                 assert!(played.game.placements() < 20);
             }
-            Verdict::JudgeError(what) => panic!("a judge error in memory: {what}"),
+            JudgeVerdict::JudgeError(what) => panic!("a judge error in memory: {what}"),
             other => panic!("a verdict the checks do not know: {other:?}"),
         }
         // Only the last reply may end the game.
@@ -985,7 +985,7 @@ pub fn interactor(data: &[u8]) {
         let expected = board.score().expect("a full board").total;
         assert_eq!(
             played.verdict,
-            Verdict::Accepted {
+            JudgeVerdict::Accepted {
                 total: expected,
                 message: format!(
                     "20 cards placed, total {expected}; deck {deck}\n{}",
@@ -1001,7 +1001,7 @@ pub fn interactor(data: &[u8]) {
         }
         return;
     }
-    let Verdict::Rejected(message) = &played.verdict else {
+    let JudgeVerdict::Rejected(message) = &played.verdict else {
         panic!(
             "break {kind} at card {} accepted: {:?}",
             at + 1,

@@ -6,7 +6,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use poker::contest::{ContestDeck, Game};
 use poker::ffi::{Session, Step};
-use poker_protocol::manager::{self, Ending};
+use poker_protocol::manager::{self, ChannelEnding};
 use poker_protocol::{Request, Transport};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
@@ -43,7 +43,7 @@ fn evaluated_game(c: &mut Criterion) {
                 let start = Instant::now();
                 play_stub(&mut session);
                 total += start.elapsed();
-                assert!(matches!(server.join().unwrap(), Ending::Finished(_)));
+                assert!(matches!(server.join().unwrap(), ChannelEnding::Finished(_)));
             }
             total
         })

@@ -95,7 +95,7 @@ fn games(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let game = evaluator::play(&supervisor, &program, &deck, 1, &config);
-                assert_eq!(game.status, evaluator::Status::Ok, "{game:?}");
+                assert_eq!(game.status, evaluator::GameStatus::Ok, "{game:?}");
             })
         });
         if mode == SandboxMode::On {
@@ -108,7 +108,7 @@ fn games(c: &mut Criterion) {
             group.bench_function("sandbox on, host /usr (before)", |b| {
                 b.iter(|| {
                     let game = evaluator::play(&supervisor, &host_usr, &deck, 1, &config);
-                    assert_eq!(game.status, evaluator::Status::Ok, "{game:?}");
+                    assert_eq!(game.status, evaluator::GameStatus::Ok, "{game:?}");
                 })
             });
         }

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// How the conversation with a contestant ended, as far as the channel shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum ChannelEnding {
     /// The 20th placement was accepted; the score is final.
     Finished(u8),
     /// A rule was broken (the stub was told).
@@ -26,6 +26,12 @@ pub enum Ending {
     /// The channel failed on the manager's side.
     Failed(String),
 }
+
+/// [`ChannelEnding`]'s former name.
+#[deprecated(
+    note = "renamed ChannelEnding (a sandboxed program has its own ending); removed in 0.4.0"
+)]
+pub type Ending = ChannelEnding;
 
 /// What the manager needs from a channel: the contestant's next line, and a
 /// way to answer it. [`Transport`] is one (see [`serve`]); the judge's
@@ -64,7 +70,7 @@ pub fn serve<F: AsFd>(
     game: &mut Game,
     deadline: Instant,
     exit_watch: Option<BorrowedFd<'_>>,
-) -> Ending {
+) -> ChannelEnding {
     let mut link = Timed {
         channel,
         deadline,
@@ -76,33 +82,33 @@ pub fn serve<F: AsFd>(
 /// Serves one game over any [`Link`] until it ends: each line decoded as a
 /// request, applied to `game` (the one rule checker), and answered; the
 /// decisive reply (the total, or the broken rule) is sent before returning.
-pub fn serve_link(link: &mut impl Link, game: &mut Game) -> Ending {
+pub fn serve_link(link: &mut impl Link, game: &mut Game) -> ChannelEnding {
     loop {
         let line = match link.receive() {
             Received::Line(line) => line,
-            Received::Breach(breach) => return Ending::Protocol(breach.to_string()),
-            Received::Closed => return Ending::Closed,
-            Received::Exited => return Ending::Exited,
-            Received::TimedOut => return Ending::TimedOut,
-            Received::Failed(what) => return Ending::Failed(what),
+            Received::Breach(breach) => return ChannelEnding::Protocol(breach.to_string()),
+            Received::Closed => return ChannelEnding::Closed,
+            Received::Exited => return ChannelEnding::Exited,
+            Received::TimedOut => return ChannelEnding::TimedOut,
+            Received::Failed(what) => return ChannelEnding::Failed(what),
         };
         let Some(request) = Request::decode(&line) else {
             let shown: String = line.chars().take(40).collect();
-            return Ending::Protocol(format!("an unintelligible message {shown:?}"));
+            return ChannelEnding::Protocol(format!("an unintelligible message {shown:?}"));
         };
         let (reply, ending) = match apply(game, request) {
-            Ok(Reply::End(total)) => (Reply::End(total), Some(Ending::Finished(total))),
+            Ok(Reply::End(total)) => (Reply::End(total), Some(ChannelEnding::Finished(total))),
             Ok(reply) => (reply, None),
             Err(error) => (
                 Reply::Violation(error.to_string()),
-                Some(Ending::Violation(error)),
+                Some(ChannelEnding::Violation(error)),
             ),
         };
         let sent = link.send(reply.encode().as_bytes());
         match (ending, sent) {
             // After the decisive reply, a failed send changes nothing.
             (Some(ending), _) => return ending,
-            (None, Err(_)) => return Ending::Closed,
+            (None, Err(_)) => return ChannelEnding::Closed,
             (None, Ok(())) => {}
         }
     }

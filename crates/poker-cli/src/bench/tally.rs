@@ -143,7 +143,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use poker_judge::evaluator::Status;
+    use poker_judge::evaluator::GameStatus;
 
     #[test]
     fn statistics_match_the_textbook_formulas() {
@@ -164,7 +164,7 @@ mod tests {
     fn the_lowest_deck_names_the_min_and_max_in_any_order() {
         let game = |deck, score| GameResult {
             score,
-            status: Status::Ok,
+            status: GameStatus::Ok,
             reason: None,
             ..GameResult::not_run(deck, String::new())
         };

@@ -8,7 +8,7 @@ use anyhow::Context;
 use poker_core::contest::{ContestDeck, Game};
 use poker_judge::evaluator::decks;
 use poker_judge::evaluator::process::SigpipeIgnored;
-use poker_judge::judge::{ACCEPT, PATIENCE, REJECT, Verdict, validate_input, verdict};
+use poker_judge::judge::{ACCEPT, JudgeVerdict, PATIENCE, REJECT, validate_input, verdict};
 use poker_protocol::Transport;
 use poker_protocol::manager::serve;
 use std::io::Read;
@@ -57,12 +57,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serve(&mut channel, &mut game, Instant::now() + PATIENCE, None)
     };
     let (code, message) = match verdict(ending, &game) {
-        Verdict::Accepted { total, message } => {
+        JudgeVerdict::Accepted { total, message } => {
             write_feedback(feedback, "score.txt", &format!("{total}\n"))?;
             (ACCEPT, message)
         }
-        Verdict::Rejected(message) => (REJECT, message),
-        Verdict::JudgeError(what) => {
+        JudgeVerdict::Rejected(message) => (REJECT, message),
+        JudgeVerdict::JudgeError(what) => {
             anyhow::bail!("the channel failed on the interactor's side: {what}")
         }
         _ => anyhow::bail!("the interactor gave a verdict this command does not know"),

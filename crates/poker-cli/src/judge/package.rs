@@ -320,7 +320,7 @@ fn sample_interaction(deck: &ContestDeck) -> anyhow::Result<String> {
     }
     let played = judge::interact(*deck, requests.iter().map(String::as_bytes));
     anyhow::ensure!(
-        matches!(played.verdict, judge::Verdict::Accepted { .. }),
+        matches!(played.verdict, judge::JudgeVerdict::Accepted { .. }),
         "the sample game was refused: {:?}",
         played.verdict
     );

@@ -4,7 +4,7 @@ use super::{BoardView, environment};
 use poker_core::cards::Card;
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
-use poker_judge::evaluator::Status;
+use poker_judge::evaluator::GameStatus;
 use poker_judge::evaluator::report::{Report, escape, failures};
 use poker_judge::evaluator::shell::command_line;
 use serde::Serialize;
@@ -116,7 +116,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                         deck: t.deck,
                         score: t.score,
                         status: t.status.as_str(),
-                        ok: t.status == Status::Ok,
+                        ok: t.status == GameStatus::Ok,
                         reason: escape(t.reason.as_deref().unwrap_or("")),
                         stderr: t
                             .stderr_tail(poker_judge::evaluator::report::STDERR_LINES)

@@ -73,7 +73,7 @@ pub enum GameEnd {
 
 /// [`GameEnd`]'s former name.
 #[deprecated(
-    note = "renamed GameEnd (the evaluator's contest games have a Status); removed in 0.4.0"
+    note = "renamed GameEnd (the evaluator's contest games have a GameStatus); removed in 0.4.0"
 )]
 pub type Status = GameEnd;
 

@@ -14,7 +14,7 @@ use super::config::RunConfig;
 use super::error::NotRun;
 use super::launcher::Program;
 use super::process::{self, Supervisor};
-use super::verdict::{Verdict, classify, failed_to_start};
+use super::verdict::{RunVerdict, classify, failed_to_start};
 use crate::sandbox::{private_dir_in, reachable_by_others};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
@@ -332,9 +332,10 @@ impl Toolchain {
         // The limit usually stops one of the driver's children (`as`, `ld`),
         // and the driver reports it by the signal's description.
         let said = |text: &[u8]| String::from_utf8_lossy(text).contains(SIGXFSZ_TEXT);
-        if matches!(verdict, Verdict::Exited(code) if code != 0) && (said(&stderr) || said(&stdout))
+        if matches!(verdict, RunVerdict::Exited(code) if code != 0)
+            && (said(&stderr) || said(&stdout))
         {
-            verdict = Verdict::FileSize;
+            verdict = RunVerdict::FileSize;
         }
         if let Some(limit) = verdict.limit(limits) {
             return Err(NotRun::CompileLimit(format!(
@@ -342,14 +343,14 @@ impl Toolchain {
             )));
         }
         match verdict {
-            Verdict::Exited(0) => {}
-            Verdict::FileSize => {
+            RunVerdict::Exited(0) => {}
+            RunVerdict::FileSize => {
                 return Err(NotRun::CompileLimit(format!(
                     "the compiler's output exceeds {} MiB",
                     MAX_PROGRAM >> 20
                 )));
             }
-            Verdict::FailedToStart(why) => {
+            RunVerdict::FailedToStart(why) => {
                 return Err(NotRun::Setup(failed_to_start("compiler", &why)));
             }
             _ => {

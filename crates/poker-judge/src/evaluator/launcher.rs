@@ -5,7 +5,7 @@
 
 use super::error::LaunchError;
 use crate::sandbox::{
-    self, CgroupShape, Ending, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, Usage,
+    self, CgroupShape, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, ProgramEnding, Usage,
 };
 use std::ffi::OsString;
 use std::ops::Range;
@@ -248,9 +248,9 @@ impl Launch {
             Some(jail) => jail.outcome(status, stderr),
             None => Outcome {
                 ending: match (status.code(), status.signal()) {
-                    (Some(code), _) => Ending::Exited(code),
-                    (None, Some(signal)) => Ending::Signaled(signal),
-                    _ => Ending::FailedToStart(format!("ended with {status}")),
+                    (Some(code), _) => ProgramEnding::Exited(code),
+                    (None, Some(signal)) => ProgramEnding::Signaled(signal),
+                    _ => ProgramEnding::FailedToStart(format!("ended with {status}")),
                 },
                 // No peak memory: the relay's and init's would count, as
                 // copies of the evaluator's.

@@ -37,8 +37,16 @@ pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use one_game::play;
 pub use process::{Supervisor, become_supervisor};
-pub use results::{ContestantResult, GameResult, STDERR_KEPT, Status, rank, scale};
-pub use verdict::{Verdict, classify};
+pub use results::{ContestantResult, GameResult, GameStatus, STDERR_KEPT, rank, scale};
+pub use verdict::{RunVerdict, classify};
+
+/// [`GameStatus`]'s former name.
+#[deprecated(note = "renamed GameStatus (how an evaluated game ended); removed in 0.4.0")]
+pub type Status = GameStatus;
+
+/// [`RunVerdict`]'s former name.
+#[deprecated(note = "renamed RunVerdict (the judge's games have a JudgeVerdict); removed in 0.4.0")]
+pub type Verdict = RunVerdict;
 
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
@@ -65,7 +73,7 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 ///
 /// ```
 /// use poker_core::contest::ContestDeck;
-/// use poker_judge::evaluator::{Program, RunConfig, Status, become_supervisor, play_many};
+/// use poker_judge::evaluator::{Program, RunConfig, GameStatus, become_supervisor, play_many};
 /// use std::sync::Mutex;
 /// use std::time::Duration;
 ///
@@ -91,7 +99,7 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// let games = games.into_inner().unwrap();
 /// assert_eq!(games.len(), 2);
 /// for game in games {
-///     assert_eq!(game.status, Status::Ok, "{:?}", game.reason);
+///     assert_eq!(game.status, GameStatus::Ok, "{:?}", game.reason);
 ///     assert_eq!(game.score, 32);
 /// }
 /// # Ok::<(), std::io::Error>(())

@@ -5,11 +5,11 @@
 use super::config::RunConfig;
 use super::launcher::{Launcher, Program};
 use super::process::{self, Supervisor};
-use super::results::{GameResult, STDERR_KEPT, Status};
-use super::verdict::{Verdict, classify, failed_to_start};
+use super::results::{GameResult, GameStatus, STDERR_KEPT};
+use super::verdict::{RunVerdict, classify, failed_to_start};
 use crate::sandbox::{CgroupShape, Outcome};
 use poker_core::contest::{ContestDeck, Game};
-use poker_protocol::manager::{self, Ending, Link};
+use poker_protocol::manager::{self, ChannelEnding, Link};
 use poker_protocol::{CHANNEL_ENV, Received, Transport};
 use rustix::process::Signal;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -94,7 +94,7 @@ pub(crate) fn play_launched(
     drop(channel);
     let seconds = start.elapsed().as_secs_f64();
     let grace = match ending {
-        Ending::TimedOut => Duration::ZERO,
+        ChannelEnding::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
     let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
@@ -120,7 +120,7 @@ pub(crate) fn play_launched(
 /// `outcome` for its program, `stderr` what it wrote there.
 pub(crate) fn conclude(
     game: &Game,
-    ending: Ending,
+    ending: ChannelEnding,
     outcome: Option<&Outcome>,
     stderr: &[u8],
     seconds: f64,
@@ -143,7 +143,7 @@ pub(crate) fn conclude(
             .map(|card| card.to_string())
             .collect()
     });
-    if let Ending::Finished(total) = ending {
+    if let ChannelEnding::Finished(total) = ending {
         result.score = total;
     }
     let (status, reason) = judge(ending, outcome, game.placements(), config);
@@ -157,7 +157,7 @@ pub(crate) fn conclude(
 /// what to do; empty otherwise.
 fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> String {
     let sandboxed = matches!(config.launcher, Launcher::Bubblewrap { .. });
-    let loader_failed = result.status == Status::Incomplete
+    let loader_failed = result.status == GameStatus::Incomplete
         && result.placements == 0
         && result.stderr.contains("libpoker.so")
         && result.stderr.contains("cannot open shared object file");
@@ -181,56 +181,58 @@ fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> S
 /// A finished game stays scored whatever the program did afterwards; the
 /// memory and CPU limits are named from the sandbox's own measures.
 fn judge(
-    ending: Ending,
+    ending: ChannelEnding,
     outcome: Option<&Outcome>,
     placements: usize,
     config: &RunConfig,
-) -> (Status, Option<String>) {
+) -> (GameStatus, Option<String>) {
     let placed = match placements {
         1 => "1 placement".to_string(),
         n => format!("{n} placements"),
     };
     let limits = &config.limits;
     match ending {
-        Ending::Finished(_) => return (Status::Ok, None),
-        Ending::Violation(error) => return (Status::Violation, Some(error.to_string())),
-        Ending::Protocol(what) => {
+        ChannelEnding::Finished(_) => return (GameStatus::Ok, None),
+        ChannelEnding::Violation(error) => return (GameStatus::Violation, Some(error.to_string())),
+        ChannelEnding::Protocol(what) => {
             return (
-                Status::Violation,
+                GameStatus::Violation,
                 Some(format!("protocol broken after {placed}: {what}")),
             );
         }
-        Ending::Failed(what) => return (Status::Error, Some(what)),
-        Ending::TimedOut | Ending::Closed | Ending::Exited => {}
+        ChannelEnding::Failed(what) => return (GameStatus::Error, Some(what)),
+        ChannelEnding::TimedOut | ChannelEnding::Closed | ChannelEnding::Exited => {}
     }
-    let timed_out = matches!(ending, Ending::TimedOut);
+    let timed_out = matches!(ending, ChannelEnding::TimedOut);
     let verdict = classify(outcome, timed_out, limits);
     let exceeded = |status| {
         let limit = verdict.limit(limits).unwrap_or_default();
         (status, Some(format!("{limit} exceeded after {placed}")))
     };
     match verdict {
-        Verdict::Memory => exceeded(Status::Memory),
-        Verdict::CpuTime => exceeded(Status::CpuTime),
-        Verdict::WallTime if timed_out => exceeded(Status::Timeout),
-        Verdict::WallTime => (
-            Status::Incomplete,
+        RunVerdict::Memory => exceeded(GameStatus::Memory),
+        RunVerdict::CpuTime => exceeded(GameStatus::CpuTime),
+        RunVerdict::WallTime if timed_out => exceeded(GameStatus::Timeout),
+        RunVerdict::WallTime => (
+            GameStatus::Incomplete,
             Some(format!("closed its channel after {placed}")),
         ),
-        Verdict::FailedToStart(why) => (Status::Error, Some(failed_to_start("program", &why))),
-        Verdict::Signaled(signal) => (
-            Status::Crash,
+        RunVerdict::FailedToStart(why) => {
+            (GameStatus::Error, Some(failed_to_start("program", &why)))
+        }
+        RunVerdict::Signaled(signal) => (
+            GameStatus::Crash,
             Some(format!("killed by {} after {placed}", signal_name(signal))),
         ),
-        Verdict::FileSize => (
-            Status::Crash,
+        RunVerdict::FileSize => (
+            GameStatus::Crash,
             Some(format!(
                 "killed by {} after {placed}",
                 signal_name(Signal::XFSZ.as_raw())
             )),
         ),
-        Verdict::Exited(code) => (
-            Status::Incomplete,
+        RunVerdict::Exited(code) => (
+            GameStatus::Incomplete,
             Some(format!("exited with status {code} after {placed}")),
         ),
     }

@@ -10,7 +10,7 @@
 
 use super::shell::command_line;
 pub use super::text::escape;
-use super::{Contestant, ContestantResult, GameResult, RunConfig, Status};
+use super::{Contestant, ContestantResult, GameResult, GameStatus, RunConfig};
 use crate::sandbox::LimitReport;
 use poker_core::contest::ContestDeck;
 use serde::Serialize;
@@ -239,7 +239,7 @@ pub struct Failure {
     /// The decks (1-based) that failed this way.
     pub decks: Vec<usize>,
     /// The status they ended with.
-    pub status: Status,
+    pub status: GameStatus,
     /// Why they scored 0.
     pub reason: String,
     /// The last lines of the program's standard error.
@@ -250,7 +250,7 @@ impl Failure {
     /// A failed game as a failure of its deck alone; `None` for a game
     /// that ended ok.
     pub fn of(game: &GameResult) -> Option<Failure> {
-        (game.status != Status::Ok).then(|| Failure {
+        (game.status != GameStatus::Ok).then(|| Failure {
             decks: vec![game.deck],
             status: game.status,
             reason: game.reason.clone().unwrap_or_default(),
@@ -395,7 +395,7 @@ mod tests {
 
     fn failed(deck: usize, reason: &str, stderr: &str) -> GameResult {
         GameResult {
-            status: Status::Violation,
+            status: GameStatus::Violation,
             stderr: stderr.to_string(),
             ..GameResult::not_run(deck, reason.to_string())
         }
@@ -406,7 +406,7 @@ mod tests {
         let games = [
             failed(1, "column 5", "a\nb\n"),
             GameResult {
-                status: Status::Ok,
+                status: GameStatus::Ok,
                 ..GameResult::not_run(2, String::new())
             },
             failed(3, "column 5", "a\nb\n"),

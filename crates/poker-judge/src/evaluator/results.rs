@@ -8,7 +8,7 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Status {
+pub enum GameStatus {
     /// 20 cards placed; scored.
     Ok,
     /// A broken rule or a protocol breach: 0.
@@ -29,18 +29,18 @@ pub enum Status {
     Error,
 }
 
-impl Status {
+impl GameStatus {
     /// The status as written in reports: `ok`, `violation`, ...
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Ok => "ok",
-            Status::Violation => "violation",
-            Status::Timeout => "timeout",
-            Status::CpuTime => "cpu_time",
-            Status::Memory => "memory",
-            Status::Crash => "crash",
-            Status::Incomplete => "incomplete",
-            Status::Error => "error",
+            GameStatus::Ok => "ok",
+            GameStatus::Violation => "violation",
+            GameStatus::Timeout => "timeout",
+            GameStatus::CpuTime => "cpu_time",
+            GameStatus::Memory => "memory",
+            GameStatus::Crash => "crash",
+            GameStatus::Incomplete => "incomplete",
+            GameStatus::Error => "error",
         }
     }
 }
@@ -53,7 +53,7 @@ pub struct GameResult {
     /// Points 0..=32 (0 unless `status` is ok).
     pub score: u8,
     /// How the game ended.
-    pub status: Status,
+    pub status: GameStatus,
     /// Why it scored 0 (absent when ok).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -94,7 +94,7 @@ impl GameResult {
         GameResult {
             deck,
             score: 0,
-            status: Status::Error,
+            status: GameStatus::Error,
             reason: Some(reason),
             placements: 0,
             seconds: 0.0,

@@ -2,13 +2,13 @@
 //! alike: which limit stopped it, or how it ended by itself, and the words
 //! both tell it in.
 
-use crate::sandbox::{Ending, Limits, Outcome};
+use crate::sandbox::{Limits, Outcome, ProgramEnding};
 use rustix::process::Signal;
 
 /// How a run ended, with the limits named.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Verdict {
+pub enum RunVerdict {
     /// It exited by itself with this code.
     Exited(i32),
     /// A signal killed it that no limit explains (its own crash).
@@ -25,17 +25,19 @@ pub enum Verdict {
     WallTime,
 }
 
-impl Verdict {
+impl RunVerdict {
     /// The limit that stopped the run, in words with its value ("memory
     /// limit of 64 MiB"), when it is a memory, CPU time or wall-clock one.
     pub fn limit(&self, limits: &Limits) -> Option<String> {
         match self {
-            Verdict::Memory => Some(format!(
+            RunVerdict::Memory => Some(format!(
                 "memory limit of {}",
                 crate::size::format_size(limits.memory)
             )),
-            Verdict::CpuTime => Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64())),
-            Verdict::WallTime => Some(format!("time limit of {} s", limits.wall.as_secs_f64())),
+            RunVerdict::CpuTime => {
+                Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64()))
+            }
+            RunVerdict::WallTime => Some(format!("time limit of {} s", limits.wall.as_secs_f64())),
             _ => None,
         }
     }
@@ -51,32 +53,32 @@ pub fn failed_to_start(what: &str, why: &str) -> String {
 /// killed) under `limits`; `timed_out` says the caller's wall-clock timer
 /// fired. A limit is named first, whatever signal carried it out: the
 /// memory limit (OOM kill), then CPU time, then file size, then wall time.
-pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> Verdict {
+pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> RunVerdict {
     let Some(outcome) = outcome else {
-        return Verdict::WallTime;
+        return RunVerdict::WallTime;
     };
-    if let Ending::FailedToStart(why) = &outcome.ending {
-        return Verdict::FailedToStart(why.clone());
+    if let ProgramEnding::FailedToStart(why) = &outcome.ending {
+        return RunVerdict::FailedToStart(why.clone());
     }
     let signal = match outcome.ending {
-        Ending::Signaled(s) => Some(s),
+        ProgramEnding::Signaled(s) => Some(s),
         _ => None,
     };
     if outcome.usage.oom_killed {
-        Verdict::Memory
+        RunVerdict::Memory
     } else if signal == Some(Signal::XCPU.as_raw())
         || outcome.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
     {
-        Verdict::CpuTime
+        RunVerdict::CpuTime
     } else if signal == Some(Signal::XFSZ.as_raw()) {
-        Verdict::FileSize
+        RunVerdict::FileSize
     } else if timed_out {
-        Verdict::WallTime
+        RunVerdict::WallTime
     } else {
         match outcome.ending {
-            Ending::Signaled(s) => Verdict::Signaled(s),
-            Ending::Exited(code) => Verdict::Exited(code),
-            Ending::FailedToStart(_) => unreachable!("handled above"),
+            ProgramEnding::Signaled(s) => RunVerdict::Signaled(s),
+            ProgramEnding::Exited(code) => RunVerdict::Exited(code),
+            ProgramEnding::FailedToStart(_) => unreachable!("handled above"),
         }
     }
 }
@@ -87,7 +89,7 @@ mod tests {
     use crate::sandbox::Usage;
     use std::time::Duration;
 
-    fn ended(ending: Ending, usage: Usage) -> Outcome {
+    fn ended(ending: ProgramEnding, usage: Usage) -> Outcome {
         Outcome { ending, usage }
     }
 
@@ -95,34 +97,37 @@ mod tests {
     fn limits_are_named_before_the_signal_that_enforced_them() {
         let limits = Limits::default();
         let plain = |e| classify(Some(&ended(e, Usage::default())), false, &limits);
-        assert_eq!(plain(Ending::Exited(139)), Verdict::Exited(139));
+        assert_eq!(plain(ProgramEnding::Exited(139)), RunVerdict::Exited(139));
         assert_eq!(
-            plain(Ending::Signaled(Signal::SEGV.as_raw())),
-            Verdict::Signaled(11)
+            plain(ProgramEnding::Signaled(Signal::SEGV.as_raw())),
+            RunVerdict::Signaled(11)
         );
         assert_eq!(
-            plain(Ending::Signaled(Signal::XCPU.as_raw())),
-            Verdict::CpuTime
+            plain(ProgramEnding::Signaled(Signal::XCPU.as_raw())),
+            RunVerdict::CpuTime
         );
         assert_eq!(
-            plain(Ending::Signaled(Signal::XFSZ.as_raw())),
-            Verdict::FileSize
+            plain(ProgramEnding::Signaled(Signal::XFSZ.as_raw())),
+            RunVerdict::FileSize
         );
         let oom = Usage {
             oom_killed: true,
             ..Usage::default()
         };
-        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), oom);
-        assert_eq!(classify(Some(&killed), true, &limits), Verdict::Memory);
+        let killed = ended(ProgramEnding::Signaled(Signal::KILL.as_raw()), oom);
+        assert_eq!(classify(Some(&killed), true, &limits), RunVerdict::Memory);
         let busy = Usage {
             cpu_time: Some(Duration::from_secs(5)),
             ..Usage::default()
         };
-        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), busy);
-        assert_eq!(classify(Some(&killed), false, &limits), Verdict::CpuTime);
-        let killed = ended(Ending::Signaled(Signal::KILL.as_raw()), Usage::default());
-        assert_eq!(classify(Some(&killed), true, &limits), Verdict::WallTime);
-        assert_eq!(classify(None, true, &limits), Verdict::WallTime);
+        let killed = ended(ProgramEnding::Signaled(Signal::KILL.as_raw()), busy);
+        assert_eq!(classify(Some(&killed), false, &limits), RunVerdict::CpuTime);
+        let killed = ended(
+            ProgramEnding::Signaled(Signal::KILL.as_raw()),
+            Usage::default(),
+        );
+        assert_eq!(classify(Some(&killed), true, &limits), RunVerdict::WallTime);
+        assert_eq!(classify(None, true, &limits), RunVerdict::WallTime);
     }
 
     #[test]
@@ -135,12 +140,12 @@ mod tests {
             memory: 64 << 20,
             ..Limits::default()
         };
-        let told = |verdict: Verdict| verdict.limit(&limits);
-        assert_eq!(told(Verdict::WallTime).unwrap(), "time limit of 0.5 s");
-        assert_eq!(told(Verdict::CpuTime).unwrap(), "CPU time limit of 1 s");
-        assert_eq!(told(Verdict::Memory).unwrap(), "memory limit of 64 MiB");
-        assert_eq!(told(Verdict::FileSize), None);
-        assert_eq!(told(Verdict::Exited(0)), None);
-        assert_eq!(told(Verdict::Signaled(11)), None);
+        let told = |verdict: RunVerdict| verdict.limit(&limits);
+        assert_eq!(told(RunVerdict::WallTime).unwrap(), "time limit of 0.5 s");
+        assert_eq!(told(RunVerdict::CpuTime).unwrap(), "CPU time limit of 1 s");
+        assert_eq!(told(RunVerdict::Memory).unwrap(), "memory limit of 64 MiB");
+        assert_eq!(told(RunVerdict::FileSize), None);
+        assert_eq!(told(RunVerdict::Exited(0)), None);
+        assert_eq!(told(RunVerdict::Signaled(11)), None);
     }
 }

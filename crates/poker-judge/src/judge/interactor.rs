@@ -4,7 +4,7 @@
 //! memory and the judge's verdict with its message.
 
 use poker_core::contest::{ContestDeck, Game};
-use poker_protocol::manager::{Ending, Link, serve_link};
+use poker_protocol::manager::{ChannelEnding, Link, serve_link};
 use poker_protocol::{LineAssembler, MAX_LINE, Received};
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ pub const PATIENCE: Duration = Duration::from_secs(600);
 /// How the judge scores one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Verdict {
+pub enum JudgeVerdict {
     /// The 20th card was placed: the total (0..=32) is the test's score.
     Accepted {
         /// The board's total, 0..=32.
@@ -34,11 +34,11 @@ pub enum Verdict {
 /// The verdict on a game that ended with `ending` (what [`serve_link`] or
 /// [`poker_protocol::manager::serve`] returned for `game`). Each message
 /// is the judge's feedback, one or more lines ending with a newline.
-pub fn verdict(ending: Ending, game: &Game) -> Verdict {
+pub fn verdict(ending: ChannelEnding, game: &Game) -> JudgeVerdict {
     let placed = game.placements();
-    let rejected = |message: String| Verdict::Rejected(message);
+    let rejected = |message: String| JudgeVerdict::Rejected(message);
     match ending {
-        Ending::Finished(total) => Verdict::Accepted {
+        ChannelEnding::Finished(total) => JudgeVerdict::Accepted {
             total,
             message: format!(
                 "20 cards placed, total {total}; deck {}\n{}",
@@ -46,19 +46,19 @@ pub fn verdict(ending: Ending, game: &Game) -> Verdict {
                 game.board().report()
             ),
         },
-        Ending::Violation(error) => rejected(format!("{error}\n")),
-        Ending::Protocol(what) => rejected(format!(
+        ChannelEnding::Violation(error) => rejected(format!("{error}\n")),
+        ChannelEnding::Protocol(what) => rejected(format!(
             "the submission sent {what} after {placed} placements \
              (did it print to standard output without the contest's client files?)\n"
         )),
-        Ending::Closed | Ending::Exited => rejected(format!(
+        ChannelEnding::Closed | ChannelEnding::Exited => rejected(format!(
             "incomplete: the submission stopped after {placed} of 20 placements\n"
         )),
-        Ending::TimedOut => rejected(format!(
+        ChannelEnding::TimedOut => rejected(format!(
             "no message from the submission for {} s after {placed} placements\n",
             PATIENCE.as_secs()
         )),
-        Ending::Failed(what) => Verdict::JudgeError(what),
+        ChannelEnding::Failed(what) => JudgeVerdict::JudgeError(what),
     }
 }
 
@@ -117,7 +117,7 @@ impl<'a, I: Iterator<Item = &'a [u8]>> Link for MemoryLink<'a, I> {
 #[derive(Clone, Debug)]
 pub struct Interaction {
     /// How the judge scores it.
-    pub verdict: Verdict,
+    pub verdict: JudgeVerdict,
     /// The interactor's replies in order, each one line with its newline.
     pub replies: Vec<String>,
     /// The game as it ended (board, placements, calls).
@@ -133,7 +133,7 @@ pub struct Interaction {
 ///
 /// ```
 /// use poker_core::contest::ContestDeck;
-/// use poker_judge::judge::{Verdict, interact};
+/// use poker_judge::judge::{JudgeVerdict, interact};
 ///
 /// let deck = ContestDeck::parse(
 ///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
@@ -145,10 +145,10 @@ pub struct Interaction {
 /// let played = interact(deck, [output.as_bytes()]);
 /// // The whole output in one chunk: the interactor reads one line, answers
 /// // it, and finds the next already sent, out of turn.
-/// assert!(matches!(played.verdict, Verdict::Rejected(_)));
+/// assert!(matches!(played.verdict, JudgeVerdict::Rejected(_)));
 /// // One line at a time, as a client sends, it is a whole game.
 /// let played = interact(deck, output.split_inclusive('\n').map(str::as_bytes));
-/// assert!(matches!(played.verdict, Verdict::Accepted { total: 11, .. }));
+/// assert!(matches!(played.verdict, JudgeVerdict::Accepted { total: 11, .. }));
 /// assert_eq!(played.replies[..2], ["OK\n", "C 3 4\n"]); // JC: value 3 (J), color 4 (clubs)
 /// assert_eq!(played.replies.last().unwrap(), "END 11\n");
 /// # Ok::<(), poker_core::cards::CardError>(())
@@ -185,7 +185,7 @@ mod tests {
         });
         let played = interact(ContestDeck::ordered(), chunks);
         match &played.verdict {
-            Verdict::Accepted { total, message } => {
+            JudgeVerdict::Accepted { total, message } => {
                 assert_eq!(*total, 32);
                 assert!(message.starts_with("20 cards placed, total 32; deck 9C 9D"));
             }
@@ -203,7 +203,7 @@ mod tests {
         let played = interact(ContestDeck::ordered(), [&b"S\nL\n"[..]]);
         assert_eq!(
             played.verdict,
-            Verdict::Rejected(
+            JudgeVerdict::Rejected(
                 "the submission sent a message out of turn (sent before the previous one \
                  was answered) after 0 placements (did it print to standard output \
                  without the contest's client files?)\n"
@@ -218,7 +218,7 @@ mod tests {
         let played = interact(ContestDeck::ordered(), [&b"S\n"[..], b"L\n", b"P 1\n"]);
         assert_eq!(
             played.verdict,
-            Verdict::Rejected(
+            JudgeVerdict::Rejected(
                 "incomplete: the submission stopped after 1 of 20 placements\n".into()
             )
         );
@@ -229,7 +229,7 @@ mod tests {
         );
         assert_eq!(
             played.verdict,
-            Verdict::Rejected(
+            JudgeVerdict::Rejected(
                 "rule broken at card 1 (call 3, p_place): column 5 is outside 1..4\n".into()
             )
         );

@@ -23,7 +23,7 @@ use super::limits::{LimitReport, Limits};
 use super::mounts::{FIRST_PASSED_FD, Mounts, etc_files};
 use super::plan::{PassedFds, SystemView, bwrap_command_tail, bwrap_options, rlimits};
 use super::reaper::{REAPER, Report as ReaperReport};
-use super::status::{Ending, status_field, wait_status_ending};
+use super::status::{ProgramEnding, status_field, wait_status_ending};
 use super::uid::{DEFAULT_UID_RANGE, UidLease};
 
 /// The environment every game starts with, before the caller's variables.
@@ -70,7 +70,7 @@ pub fn probe_jail() -> Result<(PathBuf, JailFacts), SandboxError> {
         .output()
         .map_err(|e| fail(e.to_string()))?;
     match jail.outcome(out.status, &out.stderr).ending {
-        Ending::Exited(0) => Ok((bwrap, jail.facts())),
+        ProgramEnding::Exited(0) => Ok((bwrap, jail.facts())),
         other => Err(fail(format!("/bin/true in a jail: {other:?}"))),
     }
 }
@@ -91,7 +91,7 @@ pub struct Usage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// How the program ended.
-    pub ending: Ending,
+    pub ending: ProgramEnding,
     /// What it used.
     pub usage: Usage,
 }
@@ -375,13 +375,13 @@ impl Jail {
             bwrap_status.signal(),
         ) {
             (Some(ReaperReport::WaitStatus(status)), _, _) => wait_status_ending(status),
-            (Some(ReaperReport::ExecErrno(errno)), _, _) => Ending::FailedToStart(format!(
+            (Some(ReaperReport::ExecErrno(errno)), _, _) => ProgramEnding::FailedToStart(format!(
                 "cannot run the program: {}",
                 io::Error::from_raw_os_error(errno)
             )),
-            (None, Some(code @ 129..=192), _) => Ending::Signaled((code - 128) as i32),
-            (None, Some(code), _) => Ending::Exited(code as i32),
-            (None, None, Some(sig)) => Ending::Signaled(sig),
+            (None, Some(code @ 129..=192), _) => ProgramEnding::Signaled((code - 128) as i32),
+            (None, Some(code), _) => ProgramEnding::Exited(code as i32),
+            (None, None, Some(sig)) => ProgramEnding::Signaled(sig),
             (None, None, None) => {
                 let text = String::from_utf8_lossy(stderr);
                 let message = text
@@ -390,7 +390,7 @@ impl Jail {
                     .find(|l| l.starts_with("bwrap:"))
                     .map(str::to_owned)
                     .unwrap_or_else(|| format!("bubblewrap ended with {bwrap_status}"));
-                Ending::FailedToStart(message)
+                ProgramEnding::FailedToStart(message)
             }
         };
         Outcome {

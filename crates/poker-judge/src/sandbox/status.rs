@@ -4,7 +4,7 @@
 /// How a game's program ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Ending {
+pub enum ProgramEnding {
     /// The program exited with this code (0–255).
     Exited(i32),
     /// The program was killed by this signal. In the sandbox its wait status
@@ -18,12 +18,12 @@ pub enum Ending {
 }
 
 /// The ending a `waitpid` status word describes.
-pub(crate) fn wait_status_ending(status: i32) -> Ending {
+pub(crate) fn wait_status_ending(status: i32) -> ProgramEnding {
     let signal = status & 0x7f;
     if signal == 0 {
-        Ending::Exited((status >> 8) & 0xff)
+        ProgramEnding::Exited((status >> 8) & 0xff)
     } else {
-        Ending::Signaled(signal)
+        ProgramEnding::Signaled(signal)
     }
 }
 
@@ -47,11 +47,11 @@ mod tests {
     fn wait_statuses_are_decoded_as_waitpid_documents_them() {
         // exit(139): status 139 << 8; SIGSEGV: 11; SIGKILL with a core
         // flag off: 9; exit(0): 0 (glibc's WIFEXITED/WEXITSTATUS).
-        assert_eq!(wait_status_ending(139 << 8), Ending::Exited(139));
-        assert_eq!(wait_status_ending(11), Ending::Signaled(11));
-        assert_eq!(wait_status_ending(0x80 | 11), Ending::Signaled(11));
-        assert_eq!(wait_status_ending(9), Ending::Signaled(9));
-        assert_eq!(wait_status_ending(0), Ending::Exited(0));
+        assert_eq!(wait_status_ending(139 << 8), ProgramEnding::Exited(139));
+        assert_eq!(wait_status_ending(11), ProgramEnding::Signaled(11));
+        assert_eq!(wait_status_ending(0x80 | 11), ProgramEnding::Signaled(11));
+        assert_eq!(wait_status_ending(9), ProgramEnding::Signaled(9));
+        assert_eq!(wait_status_ending(0), ProgramEnding::Exited(0));
     }
 
     #[test]

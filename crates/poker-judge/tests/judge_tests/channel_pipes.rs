@@ -8,7 +8,7 @@ use crate::common;
 use poker_core::contest::{ContestDeck, Game};
 use poker_judge::evaluator::process::SigpipeIgnored;
 use poker_protocol::Transport;
-use poker_protocol::manager::{self, Ending};
+use poker_protocol::manager::{self, ChannelEnding};
 use std::os::fd::OwnedFd;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ fn a_contestant_plays_over_two_pipes() {
     let mut game = Game::new(ContestDeck::ordered());
     let deadline = Instant::now() + Duration::from_secs(10);
     let ending = manager::serve(&mut channel, &mut game, deadline, None);
-    assert_eq!(ending, Ending::Finished(32));
+    assert_eq!(ending, ChannelEnding::Finished(32));
     assert!(child.wait().unwrap().success());
 }
 
@@ -69,6 +69,6 @@ fn writing_to_a_departed_contestant_over_a_pipe_is_an_error() {
     // this process lives on.
     assert_eq!(
         manager::serve(&mut channel, &mut game, deadline, None),
-        Ending::Closed
+        ChannelEnding::Closed
     );
 }

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use poker_judge::sandbox::{
-    DEFAULT_UID_RANGE, Ending, Enforcement, Jail, Limits, Mounts, Outcome, UidLease, private_dir,
-    probe,
+    DEFAULT_UID_RANGE, Enforcement, Jail, Limits, Mounts, Outcome, ProgramEnding, UidLease,
+    private_dir, probe,
 };
 
 fn bwrap() -> &'static Path {
@@ -241,7 +241,12 @@ fn tmp_is_capped_at_tmp_size_with_enospc() {
         "/bin/sh",
         &["-c", "dd if=/dev/zero of=/tmp/f bs=64k count=32"],
     );
-    assert_eq!(run.outcome.ending, Ending::Exited(1), "{}", run.stderr);
+    assert_eq!(
+        run.outcome.ending,
+        ProgramEnding::Exited(1),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("No space left on device"),
         "{}",
@@ -258,7 +263,12 @@ fn memory_past_the_limit_is_oom_killed() {
     };
     let jail = jail(&limits, &program_mounts("memhog"));
     let run = run_in(&jail, "/game/memhog", &[]);
-    assert_eq!(run.outcome.ending, Ending::Signaled(9), "{}", run.stderr);
+    assert_eq!(
+        run.outcome.ending,
+        ProgramEnding::Signaled(9),
+        "{}",
+        run.stderr
+    );
     assert!(run.outcome.usage.oom_killed);
     let peak = run.outcome.usage.peak_memory.expect("peak memory");
     assert!(peak <= 64 << 20 && peak > 32 << 20, "{peak}");
@@ -281,7 +291,7 @@ fn fork_stops_at_the_process_limit_with_eagain() {
     let n: u32 = n.parse().unwrap();
     // bubblewrap's two processes and the forker itself count too.
     assert!(n + 3 <= 16 && n >= 10, "{n}");
-    assert_eq!(run.outcome.ending, Ending::Exited(0));
+    assert_eq!(run.outcome.ending, ProgramEnding::Exited(0));
 }
 
 #[test]
@@ -309,7 +319,12 @@ fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
     };
     let jail = jail(&limits, &program_mounts("spin"));
     let run = run_in(&jail, "/game/spin", &[]);
-    assert_eq!(run.outcome.ending, Ending::Signaled(24), "{}", run.stderr);
+    assert_eq!(
+        run.outcome.ending,
+        ProgramEnding::Signaled(24),
+        "{}",
+        run.stderr
+    );
     let cpu = run.outcome.usage.cpu_time.expect("cpu time");
     // The kernel's RLIMIT_CPU ticks and the cgroup's accounting differ by
     // some milliseconds (946 ms was seen on a loaded machine).
@@ -324,14 +339,14 @@ fn signal_death_is_decoded() {
         "/game/segv",
         &[],
     );
-    assert_eq!(run.outcome.ending, Ending::Signaled(11));
+    assert_eq!(run.outcome.ending, ProgramEnding::Signaled(11));
 }
 
 #[test]
 fn exit_code_is_reported() {
     needs!(tier::SANDBOX);
-    assert_eq!(sh("exit 1").outcome.ending, Ending::Exited(1));
-    assert_eq!(sh("true").outcome.ending, Ending::Exited(0));
+    assert_eq!(sh("exit 1").outcome.ending, ProgramEnding::Exited(1));
+    assert_eq!(sh("true").outcome.ending, ProgramEnding::Exited(0));
 }
 
 #[test]
@@ -343,7 +358,7 @@ fn bwrap_failing_to_start_is_reported_as_such() {
     };
     let run = run_in(&jail(&Limits::default(), &mounts), "/bin/true", &[]);
     match run.outcome.ending {
-        Ending::FailedToStart(message) => assert!(message.contains("/nonexistent/poker")),
+        ProgramEnding::FailedToStart(message) => assert!(message.contains("/nonexistent/poker")),
         other => panic!("{other:?}"),
     }
 }
@@ -363,7 +378,12 @@ fn a_program_under_a_private_folder_runs() {
         ..Mounts::default()
     };
     let run = run_in(&jail(&Limits::default(), &mounts), "/game/segv", &[]);
-    assert_eq!(run.outcome.ending, Ending::Signaled(11), "{}", run.stderr);
+    assert_eq!(
+        run.outcome.ending,
+        ProgramEnding::Signaled(11),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -493,7 +513,7 @@ fn descriptor_3_of_the_caller_is_readable_inside() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "through fd 3\n");
     assert_eq!(
         jail.outcome(out.status, &out.stderr).ending,
-        Ending::Exited(0)
+        ProgramEnding::Exited(0)
     );
 }
 

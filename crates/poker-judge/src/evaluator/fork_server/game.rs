@@ -4,11 +4,11 @@
 
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
-use crate::evaluator::manager::{self, Ending};
+use crate::evaluator::manager::{self, ChannelEnding};
 use crate::evaluator::one_game::{EXIT_GRACE, conclude};
 use crate::evaluator::process;
-use crate::evaluator::{RunConfig, Status};
-use crate::sandbox::{Ending as ProgramEnding, GameCgroup, Outcome, Usage};
+use crate::evaluator::{GameStatus, RunConfig};
+use crate::sandbox::{GameCgroup, Outcome, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;
 use poker_protocol::server::{self, Order, ServerLine};
@@ -35,7 +35,7 @@ struct Ordered {
 
 /// A game served: how the channel ended, the game, its wall time.
 struct Served1 {
-    ending: Ending,
+    ending: ChannelEnding,
     game: Game,
     seconds: f64,
 }
@@ -122,7 +122,7 @@ impl Server {
         } = served;
         // The child exits by itself after its last message; whatever is
         // left of the game then goes.
-        if ending != Ending::TimedOut {
+        if ending != ChannelEnding::TimedOut {
             wait_any(&[setup.pidfd.as_fd()], Instant::now() + EXIT_GRACE);
         }
         self.end_game(&setup);
@@ -136,7 +136,10 @@ impl Server {
             None => None,
         };
         if report.is_none()
-            && matches!(ending, Ending::Closed | Ending::Exited | Ending::Failed(_))
+            && matches!(
+                ending,
+                ChannelEnding::Closed | ChannelEnding::Exited | ChannelEnding::Failed(_)
+            )
             && game.calls() <= 1
         {
             // The server went before its child was dealt a card, and in
@@ -172,7 +175,7 @@ impl Server {
         };
         let outcome = match (&outcome, ending.clone()) {
             (Some(_), _) => outcome,
-            (None, Ending::TimedOut) if measured.usage.oom_killed => Some(measured),
+            (None, ChannelEnding::TimedOut) if measured.usage.oom_killed => Some(measured),
             _ => None,
         };
         // The game's processes are gone: only the server can still hold
@@ -204,7 +207,7 @@ impl Server {
             // called p_startgame, which breaks the rules as it does in a
             // fresh process (where both ask to start the one game).
             result.score = 0;
-            result.status = Status::Violation;
+            result.status = GameStatus::Violation;
             result.reason =
                 Some("rule broken: p_startgame called by two processes of the program".into());
         }
