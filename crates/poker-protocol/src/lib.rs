@@ -10,7 +10,7 @@
 //! fuzzers drive); [`Transport`] moves lines over a reader and a writer
 //! descriptor, with a deadline and a watch on the peer's exit.
 //!
-//! Version 2 adds the fork server ([`server`]): one process per contestant
+//! Version 2 adds the fork server ([`fork_server`]): one process per contestant
 //! forks a child per game, each child playing over a socket of its own
 //! exactly as above.
 //!
@@ -22,9 +22,14 @@
 
 mod assembly;
 mod dispatch;
+pub mod fork_server;
 pub mod manager;
 mod message;
-pub mod server;
+/// [`fork_server`]'s former path.
+#[deprecated(note = "renamed fork_server (the manager is a server too); removed in 0.4.0")]
+pub mod server {
+    pub use crate::fork_server::*;
+}
 mod transport;
 pub mod wait;
 

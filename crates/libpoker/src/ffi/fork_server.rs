@@ -1,5 +1,5 @@
 //! The fork server inside a contestant's process (protocol version 2, see
-//! [`poker_protocol::server`]): when the evaluator asks for it, the first
+//! [`poker_protocol::fork_server`]): when the evaluator asks for it, the first
 //! `p_startgame` does not return at once; the process forks one child per
 //! game, each child returns from `p_startgame` and plays its game, and the
 //! process itself only waits for it and asks for the next.
@@ -24,8 +24,8 @@
 
 use super::contest_exit::{POKER_EXIT_CHANNEL, finish};
 use super::{inherited, session};
-use poker_protocol::server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
-use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, server};
+use poker_protocol::fork_server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
+use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, fork_server};
 use rustix::fs::{FileType, fstat};
 use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::raw::c_int;
@@ -128,7 +128,7 @@ pub extern "C" fn poker_fork_server_next() -> c_int {
         let State::Serving { channel, game } = &mut *state else {
             return Ok(None);
         };
-        let (line, attached) = match server::receive_line(channel.as_fd(), None) {
+        let (line, attached) = match fork_server::receive_line(channel.as_fd(), None) {
             Ok(Some(received)) => received,
             Ok(None) => return Err("closed by the evaluator".into()),
             Err(e) => return Err(e.to_string()),

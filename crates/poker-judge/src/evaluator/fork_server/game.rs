@@ -11,7 +11,7 @@ use crate::evaluator::{GameStatus, RunConfig};
 use crate::sandbox::{GameCgroup, Outcome, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;
-use poker_protocol::server::{self, Order, ServerLine};
+use poker_protocol::fork_server::{self, Order, ServerLine};
 use rustix::process::Pid;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
@@ -79,7 +79,7 @@ impl Server {
             rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).ok()?;
         let stderr = process::drain(std::fs::File::from(stderr_read));
         rustix::net::sockopt::set_socket_passcred(&mine, true).ok()?;
-        server::send_with_fds(
+        fork_server::send_with_fds(
             self.channel.as_fd(),
             Order::Game.encode().as_bytes(),
             &[theirs.as_fd(), stderr_write.as_fd()],
@@ -87,7 +87,7 @@ impl Server {
         .ok()?;
         drop(theirs);
         drop(stderr_write);
-        let (first, attached) = server::receive_line(&mine, Some(deadline)).ok()??;
+        let (first, attached) = fork_server::receive_line(&mine, Some(deadline)).ok()??;
         let pid = attached.pid.and_then(Pid::from_raw)?;
         Some(Ordered {
             channel: mine,
@@ -129,10 +129,12 @@ impl Server {
         // The server's word on how its child ended, which also says it is
         // ready for the next game.
         let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {
-            Some(_) => server::receive_line(&self.channel, Some(Instant::now() + REPORT_TIMEOUT))
-                .ok()
-                .flatten()
-                .and_then(|(line, _)| ServerLine::decode(&line)),
+            Some(_) => {
+                fork_server::receive_line(&self.channel, Some(Instant::now() + REPORT_TIMEOUT))
+                    .ok()
+                    .flatten()
+                    .and_then(|(line, _)| ServerLine::decode(&line))
+            }
             None => None,
         };
         if report.is_none()

@@ -1,5 +1,5 @@
 //! Games through a contestant's fork server (protocol version 2, see
-//! [`poker_protocol::server`]): the program is started once, with
+//! [`poker_protocol::fork_server`]): the program is started once, with
 //! `POKER_PROTOCOL=2`, and its library forks one child per game.
 //!
 //! Each game still has its own channel (a fresh socket pair), its own
@@ -28,7 +28,7 @@ use super::{GameResult, Launcher, Program, RunConfig};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use poker_core::contest::ContestDeck;
 use poker_protocol::Transport;
-use poker_protocol::server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
+use poker_protocol::fork_server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use rustix::process::Pid;
 use setup::{LimitSetter, SERVER_CPU_HARD, SandboxJail, ServerProcess};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -123,7 +123,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     let mut watched = vec![channel.as_fd()];
     watched.extend(running.pidfd.as_ref().map(|fd| fd.as_fd()));
     let first = match wait_any(&watched, deadline) {
-        Some(0) => match server::receive_line(&channel, Some(deadline)) {
+        Some(0) => match fork_server::receive_line(&channel, Some(deadline)) {
             Ok(Some((line, attached))) => Some((line, attached.pid)),
             _ => None,
         },
@@ -251,7 +251,8 @@ impl Server {
 
     /// Tells the server there are no more games, and ends it.
     fn close(self) {
-        let _ = server::send_with_fds(self.channel.as_fd(), Order::Done.encode().as_bytes(), &[]);
+        let _ =
+            fork_server::send_with_fds(self.channel.as_fd(), Order::Done.encode().as_bytes(), &[]);
         drop(self.channel);
         self.running.wait_until(Instant::now() + EXIT_GRACE);
         let _ = self.running.finish(Duration::ZERO);
