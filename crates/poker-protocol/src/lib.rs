@@ -25,11 +25,8 @@ mod dispatch;
 pub mod fork_server;
 pub mod manager;
 mod message;
-/// [`fork_server`]'s former path.
 #[deprecated(note = "renamed fork_server (the manager is a server too); removed in 0.4.0")]
-pub mod server {
-    pub use crate::fork_server::*;
-}
+pub mod server;
 mod transport;
 pub mod wait;
 
