@@ -365,20 +365,28 @@ impl GameCgroup {
         )))
     }
 
-    fn create_v2(base: &Path, limits: &Limits) -> io::Result<Self> {
-        let dir = base.join(unique_name());
-        fs::create_dir(&dir)?;
-        let mut cg = GameCgroup {
+    /// A v2 cgroup whose memory and process limits sit on `dir` and whose
+    /// CPU time and freezer are `leaf`'s (`dir` itself, or a fork server's
+    /// `server/` leaf, with `nest` its games' parent); removes `dir` when
+    /// dropped.
+    fn v2_at(dir: PathBuf, leaf: PathBuf, nest: Option<PathBuf>) -> Self {
+        GameCgroup {
             version: &V2,
             memory: Some(dir.clone()),
             pids: Some(dir.clone()),
-            cpu: Some(dir.clone()),
-            freezer: Some(dir.clone()),
-            dirs: vec![dir.clone()],
+            cpu: Some(leaf.clone()),
+            freezer: Some(leaf),
+            dirs: vec![dir],
             join: CgroupJoin { procs: Vec::new() },
             gaps: None,
-            nest: None,
-        };
+            nest,
+        }
+    }
+
+    fn create_v2(base: &Path, limits: &Limits) -> io::Result<Self> {
+        let dir = base.join(unique_name());
+        fs::create_dir(&dir)?;
+        let mut cg = Self::v2_at(dir.clone(), dir.clone(), None);
         // From here on, dropping `cg` removes the folder.
         write_file(&dir.join("memory.max"), &limits.memory.to_string())?;
         let _ = write_file(&dir.join("memory.swap.max"), "0");

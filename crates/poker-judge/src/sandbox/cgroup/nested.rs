@@ -8,7 +8,6 @@
 //! may use, and the server never holds more than the limit on the host.
 
 use super::files::write_file;
-use super::version::V2;
 use super::{COUNTER, CgroupJoin, GameCgroup, open_procs, unique_name};
 use crate::sandbox::limits::Limits;
 use rustix::process::Pid;
@@ -60,17 +59,7 @@ impl GameCgroup {
         let dir = base.join(unique_name());
         fs::create_dir(&dir)?;
         let leaf = dir.join(SERVER_LEAF);
-        let mut cg = GameCgroup {
-            version: &V2,
-            memory: Some(dir.clone()),
-            pids: Some(dir.clone()),
-            cpu: Some(leaf.clone()),
-            freezer: Some(leaf.clone()),
-            dirs: vec![dir.clone()],
-            join: CgroupJoin { procs: Vec::new() },
-            gaps: None,
-            nest: Some(dir.clone()),
-        };
+        let mut cg = GameCgroup::v2_at(dir.clone(), leaf.clone(), Some(dir.clone()));
         let limits = CgroupShape::ForkServer.own_limits(limits);
         write_file(&dir.join("memory.max"), &limits.memory.to_string())?;
         let _ = write_file(&dir.join("memory.swap.max"), "0");
