@@ -5,16 +5,19 @@ use poker_core::camicia::search::Game;
 use poker_core::camicia::{Deal, GameEnd, Outcome, Player, parse_deck, penalties};
 use serde_json::Value;
 
-/// Every published record, in the file's order.
-pub fn records() -> Vec<Game> {
+/// The entries of tests/data/camicia/records.json, in the file's order.
+fn record_entries() -> Vec<Value> {
     let path = format!(
         "{}/tests/data/camicia/records.json",
         crate::common::root().display()
     );
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    data["records"]
-        .as_array()
-        .unwrap()
+    data["records"].as_array().unwrap().clone()
+}
+
+/// Every published record, in the file's order.
+pub fn records() -> Vec<Game> {
+    record_entries()
         .iter()
         .map(|r| {
             let a = parse_deck(r["a"].as_str().unwrap(), Player::A).unwrap();
@@ -39,14 +42,7 @@ pub fn records() -> Vec<Game> {
 
 /// Every record's finder and year, in the file's order.
 pub fn finders() -> Vec<(String, u64)> {
-    let path = format!(
-        "{}/tests/data/camicia/records.json",
-        crate::common::root().display()
-    );
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    data["records"]
-        .as_array()
-        .unwrap()
+    record_entries()
         .iter()
         .map(|r| {
             (
