@@ -1,7 +1,7 @@
 //! `poker camicia merge`: work units' result files combined after checking
 //! them (see [`poker_hunt::merge`]), told as text, JSON or an HTML page.
 
-use super::parse_range;
+use super::range::parse_range;
 use anyhow::Context;
 use poker_hunt::merge::{Merged, Outcome, Request, merge};
 use poker_hunt::odds::Odds;

@@ -2,7 +2,7 @@
 //! range as a work unit) through [`poker_hunt::hunt`], the longest games
 //! and every loop printed as text or JSON lines.
 
-use super::parse_range;
+use super::range::parse_range;
 use anyhow::bail;
 use poker_core::camicia::notation;
 use poker_core::camicia::search::{Extended, Extending, Game, Search, Shard, Work};

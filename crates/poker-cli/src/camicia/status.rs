@@ -1,7 +1,7 @@
 //! `poker camicia status FOLDER`: a distributed search's progress from its
 //! result files and checkpoints, as they are.
 
-use super::parse_range;
+use super::range::parse_range;
 use poker_hunt::progress::Progress;
 use serde_json::json;
 use std::path::PathBuf;

@@ -11,28 +11,19 @@
 mod driver;
 mod engine;
 mod extension;
+mod game;
 mod shard;
 
 pub use driver::{BLOCK, Partial, Search, SearchError, Work};
 pub use engine::Engine;
 pub use extension::{Extended, Extending, ExtensionWork, Spent};
+pub use game::{Game, LENGTH_BIN};
 pub use shard::{Shard, ShardError};
 
 use super::index::{DEAL_COUNT, Deal};
 use super::{GameEnd, Outcome};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// One simulated deal worth reporting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// The deal's index (see [`super::index`]).
-    pub index: u128,
-    /// The deal itself.
-    pub deal: Deal,
-    /// Its outcome.
-    pub outcome: Outcome,
-}
 
 /// What a search over some deals found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,9 +47,6 @@ pub struct Report {
     /// What backward extension did (nothing in a uniform search).
     pub extension: ExtensionWork,
 }
-
-/// Width of a [`Report::lengths`] bin, in cards.
-pub const LENGTH_BIN: u64 = 10;
 
 /// SplitMix64's finaliser: a bijective mix of 64 bits.
 fn mix(mut x: u64) -> u64 {
@@ -126,7 +114,7 @@ impl Report {
             });
             return;
         }
-        extension::count(&mut self.lengths, outcome.cards, 1);
+        game::count(&mut self.lengths, outcome.cards, 1);
         if self.extension.extending.is_none() {
             // The uniform search's path: nothing more per deal.
             return self.keep(deal, outcome, index);

@@ -32,12 +32,16 @@ pub(super) struct Checks {
     pub verified: usize,
 }
 
-/// Reads and checks every file of `request`: an error naming every
-/// problem found, or the units.
-pub(super) fn check_all(request: &super::Request) -> anyhow::Result<Checks> {
+/// Reads and checks every file of `results`, and that they cover `range`
+/// (when given) each index once: an error naming every problem found, or
+/// the units.
+pub(super) fn check_all(
+    results: &[PathBuf],
+    range: Option<(u128, u128)>,
+) -> anyhow::Result<Checks> {
     let mut problems = Vec::new();
     let mut units = Vec::new();
-    for path in &request.results {
+    for path in results {
         match check_file(path) {
             Ok(unit) => units.push(unit),
             Err(e) => problems.push(format!("{e:#}")),
@@ -50,13 +54,13 @@ pub(super) fn check_all(request: &super::Request) -> anyhow::Result<Checks> {
                 "units of random deals and units of index ranges do not merge together".into(),
             );
         }
-        if request.range.is_some() {
+        if range.is_some() {
             problems.push("--range: units of random deals cover no index range".into());
         }
         problems.extend(distinct_seeds(&units));
         Some((0, units.iter().map(|u| u.end - u.start).sum()))
     } else {
-        let range = request.range.or_else(|| shard_range(&units)).or_else(|| {
+        let range = range.or_else(|| shard_range(&units)).or_else(|| {
             let start = units.iter().map(|u| u.start).min()?;
             Some((start, units.iter().map(|u| u.end).max()?))
         });

@@ -97,7 +97,7 @@ pub fn merge(request: &Request) -> anyhow::Result<Outcome> {
         range,
         random,
         verified,
-    } = check_all(request)?;
+    } = check_all(&request.results, request.range)?;
     let (start, end) = range;
     let top = units.iter().map(|u| u.file.top).min().unwrap_or(0);
     let top = match request.top {

@@ -2,7 +2,7 @@
 //! is extended to the longest deal of its basin (see
 //! [`crate::camicia::extend`]), and the distinct longer deals kept.
 
-use super::{Game, LENGTH_BIN};
+use super::game::{Game, LENGTH_BIN, count};
 use crate::camicia::extend::{Depth, extend_deal};
 use crate::camicia::{Deal, Outcome};
 use std::time::Duration;
@@ -86,15 +86,6 @@ pub struct ExtensionWork {
 fn better(x: &Extended, y: &Extended) -> bool {
     (x.game.outcome.cards, std::cmp::Reverse(x.game.index))
         > (y.game.outcome.cards, std::cmp::Reverse(y.game.index))
-}
-
-#[inline(always)]
-pub(super) fn count(lengths: &mut Vec<u64>, cards: u64, n: u64) {
-    let bin = (cards / LENGTH_BIN) as usize;
-    if bin >= lengths.len() {
-        lengths.resize(bin + 1, 0);
-    }
-    lengths[bin] += n;
 }
 
 impl ExtensionWork {

@@ -1,7 +1,7 @@
 //! The vector path: the step that plays a round of eight games at once,
 //! and the loop that feeds it deals.
 
-use super::{
+use super::lanes::{
     CHAIN, GAME_SLOTS, HALVES, HIGH_WATER, LANES, Lanes, PEN_MASK, ROUND_LIMIT, SCRATCH, SETS,
     SLOTS, StepEnd,
 };
