@@ -8,13 +8,13 @@
 //! may use, and the server never holds more than the limit on the host.
 
 use super::files::write_file;
-use super::{COUNTER, CgroupJoin, GameCgroup, open_procs, unique_name};
+use super::names::{game_name, unique_name};
+use super::{CgroupJoin, GameCgroup, open_procs};
 use crate::sandbox::limits::Limits;
 use rustix::process::Pid;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The leaf of a fork server's cgroup (v2) that holds the server's own
@@ -47,10 +47,6 @@ impl CgroupShape {
             },
         }
     }
-}
-
-fn game_name() -> String {
-    format!("game-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
 impl GameCgroup {
