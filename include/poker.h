@@ -154,8 +154,8 @@ extern "C" {
 
 /*
  A card given as a number outside its encoding: a contest value outside
- 1..6 or color outside 1..4, a card index above 51, a Camicia penalty
- above 4.
+ 1..6 or color outside 1..4, a card index outside 0..51, a Camicia
+ penalty above 4.
  */
 #define POKER_ERR_CARD -13
 
@@ -791,6 +791,21 @@ int poker_hand_category(const unsigned char *cards);
  then the thread's last error).
  */
 const char *poker_hand_name(int category);
+
+/*
+ The two-character token of a card index, e.g. 0 -> "AC", 36 -> "TC",
+ 51 -> "KS": rank `A`, `2`..`9`, `T` (ten), `J`, `Q`, `K`, then suit `C`,
+ `D`, `H`, `S`, as `freecell_format` spells cards.
+
+ `card`: a card index 0..51, `rank * 4 + suit` as `freecell_deal` writes
+ them (rank 0 = ace ... 9 = ten ... 12 = king; suit 0 = clubs,
+ 1 = diamonds, 2 = hearts, 3 = spades).
+
+ Returns a static NUL-terminated string of 2 characters that the caller
+ must not free; NULL for an index outside 0..51 (`POKER_ERR_CARD` is then
+ the thread's last error, and `poker_last_error` names the index).
+ */
+const char *poker_card_token(int card);
 
 /*
  Shuffles a 52-card deck uniformly and reproducibly (Fisher-Yates driven

@@ -193,6 +193,7 @@ def _declare(lib):
        ctypes.POINTER(ctypes.c_int64), ctypes.c_int64)
     fn("poker_hand_category", ctypes.c_int, ctypes.c_ubyte * 5)
     fn("poker_hand_name", ctypes.c_char_p, ctypes.c_int)
+    fn("poker_card_token", ctypes.c_char_p, ctypes.c_int)
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
     fn("camicia_simulate", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
        ctypes.POINTER(_CamiciaResult))
@@ -416,11 +417,20 @@ def _card_bytes(cards):
     return (ctypes.c_ubyte * len(cards))(*cards)
 
 
+_C_INT_LIMIT = 2 ** (8 * ctypes.sizeof(ctypes.c_int) - 1)
+
+
 def card_token(index):
     """The token of a card index: 0 -> 'AC', 51 -> 'KS', ten as 'T'."""
-    if not 0 <= index < 52:
-        raise PokerError(ERR_CARD, "card index %d is outside 0..51" % index)
-    return "A23456789TJQK"[index // 4] + "CDHS"[index % 4]
+    index = int(index)
+    if not -_C_INT_LIMIT <= index < _C_INT_LIMIT:
+        # ctypes would cut it short to a C int (2**32 would become 0, "AC").
+        raise PokerError(ERR_CARD, "%d is not a card index (0..51)" % index)
+    lib = _load()
+    token = lib.poker_card_token(index)
+    if token is None:
+        raise PokerError(lib.poker_last_error_code(), _last_error())
+    return token.decode()
 
 
 def _deal_number(deal_number):

@@ -277,15 +277,28 @@ class FreeCellVectors(unittest.TestCase):
             libpoker.freecell_find([1, 60])
         self.assertEqual(raised.exception.code, libpoker.ERR_CARD)
 
+    def test_card_tokens_come_from_the_library(self):
+        # Worked out by hand from index = rank * 4 + suit (ace = rank 0,
+        # ten = rank 9, king = rank 12; clubs, diamonds, hearts, spades).
+        for index, token in ((0, "AC"), (1, "AD"), (4, "2C"), (36, "TC"), (42, "JH"), (51, "KS")):
+            self.assertEqual(libpoker.card_token(index), token)
+        for index in (-1, 52):
+            with self.assertRaises(PokerError) as raised:
+                libpoker.card_token(index)
+            self.assertEqual(raised.exception.code, libpoker.ERR_CARD)
+            self.assertEqual(raised.exception.message, "%d is not a card index (0..51)" % index)
+
     def test_numbers_ctypes_would_cut_short_are_refused(self):
-        # 2**64 + 1 and 256 + 1 would reach C as deal 1 and card 1.
+        # 2**64 + 1 and 256 + 1 would reach C as deal 1 and card 1, 2**32
+        # as card index 0.
         for call in (lambda: libpoker.freecell_deal(2 ** 64 + 1),
                      lambda: libpoker.freecell_format(2 ** 64 + 1)):
             with self.assertRaises(PokerError) as raised:
                 call()
             self.assertEqual(raised.exception.code, libpoker.ERR_DEAL_NUMBER)
         for call in (lambda: libpoker.hand_category([257, 4, 8, 12, 16]),
-                     lambda: libpoker.freecell_find([257])):
+                     lambda: libpoker.freecell_find([257]),
+                     lambda: libpoker.card_token(2 ** 32)):
             with self.assertRaises(PokerError) as raised:
                 call()
             self.assertEqual(raised.exception.code, libpoker.ERR_CARD)

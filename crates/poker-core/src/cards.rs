@@ -26,12 +26,12 @@ impl Suit {
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
     /// Index 0..=3 in the order of [`Suit::ALL`].
-    pub fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The suit's letter: `C`, `D`, `H` or `S`.
-    pub fn letter(self) -> char {
+    pub const fn letter(self) -> char {
         ['C', 'D', 'H', 'S'][self.index()]
     }
 
@@ -89,10 +89,12 @@ impl Rank {
     }
 
     /// The rank's symbol with ten as `T`: `2`..`9`, `T`, `J`, `Q`, `K`, `A`.
-    pub fn symbol(self) -> &'static str {
+    // const, as are `Suit::letter` and `Card::from_index`: the C library
+    // builds its card tokens from them at compile time.
+    pub const fn symbol(self) -> &'static str {
         [
             "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A",
-        ][usize::from(self.0 - 2)]
+        ][(self.0 - 2) as usize]
     }
 
     /// The rank's English name as in "Deuce of Clubs": `Ace`, `Deuce`, ... `King`.
@@ -160,7 +162,7 @@ impl Card {
 
     /// The card with Microsoft index `index` (see [`Card::index`]), or `None`
     /// for an index above 51.
-    pub fn from_index(index: u8) -> Option<Card> {
+    pub const fn from_index(index: u8) -> Option<Card> {
         if index > 51 {
             return None;
         }
@@ -168,7 +170,7 @@ impl Card {
         let value = if rank == 0 { 14 } else { rank + 1 };
         Some(Card {
             rank: Rank(value),
-            suit: Suit::ALL[usize::from(index % 4)],
+            suit: Suit::ALL[(index % 4) as usize],
         })
     }
 }

@@ -74,6 +74,8 @@ int poker_hand_category(const unsigned char *cards);
 
 const char *poker_hand_name(int category);
 
+const char *poker_card_token(int card);
+
 int poker_shuffle(uint64_t seed, unsigned char *cards);
 
 int poker_optimum(const int *values, const int *colors, int count, int *columns_out);

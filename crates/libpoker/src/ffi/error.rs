@@ -85,8 +85,8 @@ pub const POKER_ERR_IN_PROGRESS: c_int = -11;
 /// libpoker itself failed (a bug: please report it).
 pub const POKER_ERR_INTERNAL: c_int = -12;
 /// A card given as a number outside its encoding: a contest value outside
-/// 1..6 or color outside 1..4, a card index above 51, a Camicia penalty
-/// above 4.
+/// 1..6 or color outside 1..4, a card index outside 0..51, a Camicia
+/// penalty above 4.
 pub const POKER_ERR_CARD: c_int = -13;
 /// The same card twice in a list that must hold each card once (a deck, a
 /// hand, a deal).

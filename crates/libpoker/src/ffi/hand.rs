@@ -1,7 +1,9 @@
-//! Five-card poker hands and the shuffled 52-card deck for C. Cards are
-//! Microsoft indices, as `freecell_deal` writes them.
+//! Five-card poker hands, card tokens and the shuffled 52-card deck for
+//! C. Cards are Microsoft indices, as `freecell_deal` writes them.
 
-use super::error::{POKER_ERR_ARGUMENT, POKER_ERR_INTERNAL, POKER_OK, fail, fail_cards, fail_null};
+use super::error::{
+    POKER_ERR_ARGUMENT, POKER_ERR_CARD, POKER_ERR_INTERNAL, POKER_OK, fail, fail_cards, fail_null,
+};
 use crate::card_list::CardList;
 use crate::cards::{Card, CardError};
 use crate::hand::{Category, categorize};
@@ -121,6 +123,54 @@ pub extern "C" fn poker_hand_name(category: c_int) -> *const c_char {
     })
 }
 
+/// The NUL-terminated tokens of the card indices 0..51, spelled at compile
+/// time by poker-core's rank symbols and suit letters (rank then suit, as a
+/// `Card` displays): a static, so the pointers stay valid for good.
+static TOKENS: [[u8; 3]; 52] = {
+    let mut tokens = [[0; 3]; 52];
+    let mut index = 0;
+    while index < 52 {
+        let Some(card) = Card::from_index(index as u8) else {
+            panic!("every index below 52 is a card");
+        };
+        // Every rank symbol is one byte (ten is `T`).
+        tokens[index] = [
+            card.rank.symbol().as_bytes()[0],
+            card.suit.letter() as u8,
+            0,
+        ];
+        index += 1;
+    }
+    tokens
+};
+
+/// The two-character token of a card index, e.g. 0 -> "AC", 36 -> "TC",
+/// 51 -> "KS": rank `A`, `2`..`9`, `T` (ten), `J`, `Q`, `K`, then suit `C`,
+/// `D`, `H`, `S`, as `freecell_format` spells cards.
+///
+/// `card`: a card index 0..51, `rank * 4 + suit` as `freecell_deal` writes
+/// them (rank 0 = ace ... 9 = ten ... 12 = king; suit 0 = clubs,
+/// 1 = diamonds, 2 = hearts, 3 = spades).
+///
+/// Returns a static NUL-terminated string of 2 characters that the caller
+/// must not free; NULL for an index outside 0..51 (`POKER_ERR_CARD` is then
+/// the thread's last error, and `poker_last_error` names the index).
+#[unsafe(no_mangle)]
+pub extern "C" fn poker_card_token(card: c_int) -> *const c_char {
+    super::guard(std::ptr::null(), || {
+        match usize::try_from(card).ok().and_then(|i| TOKENS.get(i)) {
+            Some(token) => token.as_ptr().cast(),
+            None => {
+                fail(
+                    POKER_ERR_CARD,
+                    format!("{card} is not a card index (0..51)"),
+                );
+                std::ptr::null()
+            }
+        }
+    })
+}
+
 /// Shuffles a 52-card deck uniformly and reproducibly (Fisher-Yates driven
 /// by ChaCha8 seeded with `seed`; the same seed gives the same order on
 /// every machine, and as `poker shuffle --seed`).
@@ -161,5 +211,18 @@ mod tests {
         }
         assert!(poker_hand_name(9).is_null());
         assert!(poker_hand_name(-1).is_null());
+    }
+
+    #[test]
+    fn card_tokens_match_the_rust_tokens() {
+        for index in 0..52u8 {
+            let token = poker_card_token(c_int::from(index));
+            // SAFETY: a static NUL-terminated entry of TOKENS.
+            let token = unsafe { std::ffi::CStr::from_ptr(token) };
+            let card = Card::from_index(index).unwrap();
+            assert_eq!(token.to_str().unwrap(), card.to_string());
+        }
+        assert!(poker_card_token(52).is_null());
+        assert!(poker_card_token(-1).is_null());
     }
 }

@@ -1,6 +1,7 @@
-//! The FreeCell, hand and shuffle C functions tested as C: a C program
-//! (tests/data/freecell/deal_check.c) compiled with strict warnings against
-//! the committed include/poker.h and linked with the freshly built libpoker.
+//! The FreeCell, hand, card-token and shuffle C functions tested as C: C
+//! programs (tests/data/freecell/deal_check.c and the others named below)
+//! compiled with strict warnings against the committed include/poker.h and
+//! linked with the freshly built libpoker.
 
 use crate::common;
 use std::path::PathBuf;
@@ -56,4 +57,16 @@ fn c_program_finds_boards_and_deals_ranges_on_both_paths() {
         assert!(out.status.success(), "POKER_PLAIN={plain}:\n{stderr}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
     }
+}
+
+/// tests/c/card_token.c: `poker_card_token`'s tokens and its errors from
+/// strict C89.
+#[test]
+fn c_program_gets_card_tokens_and_their_errors() {
+    let src = common::root().join("tests/c/card_token.c");
+    let program = common::compile_c_file("card_token", &src, &["-std=c89"]);
+    let out = Command::new(&program).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}:\n{stderr}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
 }

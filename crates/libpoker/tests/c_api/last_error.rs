@@ -208,6 +208,12 @@ const CASES: &[Case] = &[
     ("poker_hand_name(9)", POKER_ERR_ARGUMENT, || {
         code_of(poker_hand_name(9))
     }),
+    ("poker_card_token(-1)", POKER_ERR_CARD, || {
+        code_of(poker_card_token(-1))
+    }),
+    ("poker_card_token(52)", POKER_ERR_CARD, || {
+        code_of(poker_card_token(52))
+    }),
     ("poker_shuffle(NULL)", POKER_ERR_NULL, || unsafe {
         poker_shuffle(1, null_mut())
     }),

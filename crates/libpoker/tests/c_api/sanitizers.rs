@@ -54,6 +54,15 @@ fn cases() -> Vec<Case> {
             says: "",
             leak_free: true,
         },
+        Case {
+            name: "card_token",
+            src: "tests/c/card_token.c",
+            flags: &["-std=c89"],
+            env: vec![],
+            code: 0,
+            says: "ok",
+            leak_free: true,
+        },
     ];
     // The example contestants play whole games: a given deck (the seed's
     // worked example, 11 points round robin) and seeded decks.
