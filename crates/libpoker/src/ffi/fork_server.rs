@@ -27,7 +27,7 @@ use super::{inherited, session};
 use poker_protocol::fork_server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, fork_server};
 use rustix::fs::{FileType, fstat};
-use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::raw::c_int;
 use std::sync::Mutex;
 
@@ -176,12 +176,7 @@ pub extern "C" fn poker_fork_server_child() {
         drop(state);
         // A group of its own: what the game starts can be signalled as one.
         let _ = rustix::process::setpgid(None, None);
-        let mut fd2 = std::mem::ManuallyDrop::new(
-            // SAFETY: fd 2 is this process's standard error; it is replaced,
-            // never closed, here.
-            unsafe { OwnedFd::from_raw_fd(2) },
-        );
-        if let Err(e) = rustix::io::dup2(&stderr, &mut fd2) {
+        if let Err(e) = rustix::stdio::dup2_stderr(&stderr) {
             return Some(format!("dup2: {e}"));
         }
         drop(stderr);
