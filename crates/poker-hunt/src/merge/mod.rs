@@ -9,12 +9,13 @@
 
 mod checks;
 mod cycles;
+mod error;
 
 pub use cycles::{CycleCount, CycleStats};
+pub use error::{ClaimError, ExtensionClaimError, MergeError, Problem};
 
 use crate::odds::{self, Odds};
 use crate::unit::{ExtendedRecord, GameRecord, UnitFile};
-use anyhow::bail;
 use checks::{Checked, Checks, check_all};
 use cycles::{cycle_counts, cycle_stats};
 use poker_core::camicia::search::{ExtensionWork, Game, LENGTH_BIN, Report};
@@ -90,7 +91,15 @@ pub struct Outcome {
 /// Reads and checks the units' result files and combines them: an error
 /// naming every problem found (gaps, overlaps, seeds drawn twice, forged or
 /// damaged claims), or the merged result.
-pub fn merge(request: &Request) -> anyhow::Result<Outcome> {
+///
+/// # Errors
+///
+/// [`MergeError::Problems`] with every problem found: files that cannot be
+/// read or say what cannot be, checkpoints, gaps, overlaps, units outside
+/// the range, seeds drawn twice, mixed kinds of units, claims that do not
+/// replay. [`MergeError::NoResults`] if there is nothing to merge,
+/// [`MergeError::Top`] if `top` asks for more games than a unit kept.
+pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
     let started = Instant::now();
     let Checks {
         units,
@@ -101,7 +110,7 @@ pub fn merge(request: &Request) -> anyhow::Result<Outcome> {
     let (start, end) = range;
     let top = units.iter().map(|u| u.file.top).min().unwrap_or(0);
     let top = match request.top {
-        Some(k) if k > top => bail!("--top {k}: the units kept only their {top} best games"),
+        Some(asked) if asked > top => return Err(MergeError::Top { asked, kept: top }),
         Some(k) => k,
         None => top,
     };
