@@ -243,8 +243,9 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
                 after: last.map(path),
                 before: Some(path(u)),
             });
-        } else if u.start < cursor {
-            let l = last.expect("an overlap follows a unit");
+        } else if let (true, Some(l)) = (u.start < cursor, last) {
+            // Without a unit before it, a unit starting before the cursor
+            // starts before the range: it is outside, told above.
             problems.push(Problem::Overlap {
                 start: u.start.max(start),
                 end: cursor.min(u.end),

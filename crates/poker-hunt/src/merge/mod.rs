@@ -298,6 +298,32 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_starting_before_the_range_is_outside_it_not_an_overlap() {
+        let dir = Scratch::new("merge-before");
+        let error = merge_units(&dir, &[(0, 100), (100, 200)], (10, 200))
+            .expect("a unit outside the range does not merge");
+        assert_eq!(
+            error,
+            format!(
+                "the units do not merge (1 problem(s)):\n  {} covers 0..100, outside the range \
+                 10..200",
+                dir.path("0-100.json").display()
+            )
+        );
+        // Wholly before the range, beside a unit that starts it.
+        let error = merge_units(&dir, &[(0, 5), (10, 200)], (10, 200))
+            .expect("a unit outside the range does not merge");
+        assert_eq!(
+            error,
+            format!(
+                "the units do not merge (1 problem(s)):\n  {} covers 0..5, outside the range \
+                 10..200",
+                dir.path("0-5.json").display()
+            )
+        );
+    }
+
+    #[test]
     fn a_forged_game_length_is_caught_by_replaying_it() {
         let dir = Scratch::new("merge-forged");
         let path = dir.path("unit.json");
