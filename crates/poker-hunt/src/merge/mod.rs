@@ -334,17 +334,32 @@ mod tests {
         file["best"][0]["cards"] = (cards + 1000).into();
         std::fs::write(&path, file.to_string()).expect("the forged result");
         let request = Request {
-            results: vec![path],
+            results: vec![path.clone()],
             range: None,
             top: None,
             target: None,
         };
-        let error = merge(&request).err().map(|e| format!("{e:#}"));
-        assert!(
-            error
-                .as_deref()
-                .is_some_and(|e| e.contains("forged or damaged")),
-            "{error:?}"
-        );
+        let error = merge(&request).err().expect("a forged game does not merge");
+        let text = format!("{error:#}");
+        assert!(text.contains("forged or damaged"), "{text}");
+        let MergeError::Problems(problems) = error else {
+            panic!("not the merge's problems: {text}");
+        };
+        // The one problem: the claim, in its file, replayed to its length.
+        let [
+            Problem::Claim {
+                path: named,
+                error:
+                    ClaimError::Replay {
+                        error: crate::proof::ProofError::Forged { claimed, plays },
+                        ..
+                    },
+            },
+        ] = problems.as_slice()
+        else {
+            panic!("not one forged claim: {text}");
+        };
+        assert_eq!(named, &path);
+        assert_eq!((claimed.cards, plays.cards), (cards + 1000, cards));
     }
 }

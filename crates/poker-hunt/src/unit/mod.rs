@@ -523,3 +523,69 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), UnitError> {
         source,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Scratch, run_to_end, unit};
+
+    #[test]
+    fn a_file_that_is_not_a_unit_file_is_named_with_why() {
+        let dir = Scratch::new("unit-read");
+        let missing = dir.path("missing.json");
+        match UnitFile::read(&missing) {
+            Err(UnitError::Read { path, source }) => {
+                assert_eq!(
+                    (path, source.kind()),
+                    (missing, std::io::ErrorKind::NotFound)
+                );
+            }
+            other => panic!("not a read error: {other:?}"),
+        }
+        let text = dir.path("notes.txt");
+        std::fs::write(&text, "not a unit").expect("a foreign file");
+        assert!(
+            matches!(UnitFile::read(&text), Err(UnitError::NotAUnitFile { path, .. }) if path == text)
+        );
+        let written = dir.path("unit.json");
+        run_to_end(&unit(0, 100, Some(&written), None));
+        let mut file = UnitFile::read(&written).expect("a result file");
+        file.format = "poker-camicia-unit/9".into();
+        file.write(&written).expect("rewritten");
+        assert!(matches!(
+            UnitFile::read(&written),
+            Err(UnitError::Format { format, .. }) if format == "poker-camicia-unit/9"
+        ));
+    }
+
+    #[test]
+    fn a_count_that_contradicts_the_range_is_refused() {
+        let dir = Scratch::new("unit-counts");
+        let written = dir.path("unit.json");
+        run_to_end(&unit(0, 100, Some(&written), None));
+        let mut file = UnitFile::read(&written).expect("a result file");
+        assert!(file.report().is_ok());
+        file.counts.deals = 99;
+        assert_eq!(
+            file.report(),
+            Err(RecordError::DealCount {
+                deals: 99,
+                start: 0,
+                next: 100
+            })
+        );
+        // The game listed first, moved to another index: its deal is not that index's.
+        let mut moved = UnitFile::read(&written).expect("a result file");
+        let index: u128 = moved.best[0].index.parse().expect("an index");
+        moved.best[0].index = (index + 1).to_string();
+        assert!(
+            matches!(
+                moved.report(),
+                Err(RecordError::Claim { list: List::Best, error })
+                    if matches!(*error, RecordError::NotTheDeal { index: i, .. } if i == index + 1)
+            ),
+            "{:?}",
+            moved.report()
+        );
+    }
+}
