@@ -2,7 +2,7 @@
 //! from its checkpoint, saved on a timer and on SIGTERM, its result file
 //! written), with its wall and CPU time.
 
-use crate::checkpoint::{Unit, UnitEnding, cpu_seconds};
+use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds};
 use poker_core::camicia::VectorSimulator;
 use poker_core::camicia::search::{Game, Partial, Report, Search};
 use std::cell::Cell;
@@ -72,7 +72,12 @@ pub enum Hunted {
 
 impl Hunt {
     /// Runs the search with the vector engine, as its unit if it has one.
-    pub fn run(&self, watch: &impl Watch) -> anyhow::Result<Hunted> {
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::Search`] if the search cannot run, and for a unit the
+    /// errors of [`Unit::run`].
+    pub fn run(&self, watch: &impl Watch) -> Result<Hunted, RunError> {
         let (wall, cpu) = (Instant::now(), cpu_seconds());
         let before = Cell::new(0u64);
         let search = &self.search;
@@ -87,7 +92,7 @@ impl Hunt {
                     |from: Partial, hook| {
                         watch.started(from.report.deals);
                         before.set(from.report.deals);
-                        Ok(search.run_from(from, VectorSimulator::new, advanced, looped, hook)?)
+                        search.run_from(from, VectorSimulator::new, advanced, looped, hook)
                     },
                 )?;
                 match ending {

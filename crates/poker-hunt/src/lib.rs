@@ -6,7 +6,16 @@
 //! The engines and the search itself are `poker_core::camicia`'s (no I/O);
 //! this crate adds the files and the checks around them. The `poker camicia`
 //! command parses the flags and renders what it returns.
+//!
+//! Errors are typed, one per concern: [`unit::UnitError`] (a unit file
+//! that cannot be read or written) and [`unit::RecordError`] (what a file
+//! says that cannot be), [`checkpoint::RunError`] (a unit's run),
+//! [`merge::MergeError`] (with every [`merge::Problem`] a merge found),
+//! [`progress::ProgressError`] and [`proof::ProofError`]. Each one's
+//! `Display` is the whole message a user reads, its causes included, so
+//! none of them returns a `source()`.
 
+mod chain;
 pub mod checkpoint;
 pub mod hunt;
 pub mod merge;

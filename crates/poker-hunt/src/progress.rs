@@ -2,9 +2,50 @@
 //! checkpoints as they are: what is done, how fast, how long is left, and
 //! the best game so far.
 
+use crate::chain::Chain;
 use crate::unit::{GameRecord, UnitFile};
-use anyhow::{Context, bail};
-use std::path::Path;
+use std::fmt;
+use std::num::ParseIntError;
+use std::path::{Path, PathBuf};
+
+/// Why a folder's progress could not be told.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ProgressError {
+    /// The folder could not be listed.
+    ReadFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An entry of the folder could not be read.
+    Entry(std::io::Error),
+    /// A unit's shard names a range that is not decimal indices.
+    ShardRange(ParseIntError),
+    /// No range given, and no unit's shard says the whole range.
+    NoRange,
+}
+
+impl fmt::Display for ProgressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProgressError::ReadFolder { path, source } => write!(
+                f,
+                "cannot read the folder {}: {}",
+                path.display(),
+                Chain(source)
+            ),
+            ProgressError::Entry(e) => write!(f, "{}", Chain(e)),
+            ProgressError::ShardRange(e) => write!(f, "{}", Chain(e)),
+            ProgressError::NoRange => {
+                f.write_str("no unit here says its whole range: give --range START..END")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProgressError {}
 
 /// The progress of the search of one index range.
 pub struct Progress {
@@ -41,13 +82,27 @@ impl Progress {
     /// Reads `folder`'s units of index ranges (other files, and units of
     /// random deals, are ignored) at Unix time `now`; `range` is the
     /// whole search's (default: the range the units' shards were cut from).
-    pub fn of_folder(folder: &Path, range: Option<(u128, u128)>, now: u64) -> anyhow::Result<Self> {
+    ///
+    /// # Errors
+    ///
+    /// [`ProgressError::ReadFolder`] and [`ProgressError::Entry`] if the
+    /// folder cannot be read; without `range`,
+    /// [`ProgressError::ShardRange`] if the shard range found is not
+    /// decimal indices and [`ProgressError::NoRange`] if no unit has a
+    /// shard.
+    pub fn of_folder(
+        folder: &Path,
+        range: Option<(u128, u128)>,
+        now: u64,
+    ) -> Result<Self, ProgressError> {
         let mut done_units = Vec::new();
         let mut checkpoints = Vec::new();
-        let entries = std::fs::read_dir(folder)
-            .with_context(|| format!("cannot read the folder {}", folder.display()))?;
+        let entries = std::fs::read_dir(folder).map_err(|source| ProgressError::ReadFolder {
+            path: folder.into(),
+            source,
+        })?;
         for entry in entries {
-            let path = entry?.path();
+            let path = entry.map_err(ProgressError::Entry)?.path();
             if !path.is_file() {
                 continue;
             }
@@ -78,10 +133,9 @@ impl Progress {
                     .iter()
                     .chain(&checkpoints)
                     .find_map(|u| u.shard.as_ref());
-                match of {
-                    Some(s) => (s.start.parse()?, s.end.parse()?),
-                    None => bail!("no unit here says its whole range: give --range START..END"),
-                }
+                let s = of.ok_or(ProgressError::NoRange)?;
+                let index = |text: &str| text.parse().map_err(ProgressError::ShardRange);
+                (index(&s.start)?, index(&s.end)?)
             }
         };
         Ok(Self::of_units(&done_units, &checkpoints, range, now))
@@ -160,9 +214,10 @@ mod tests {
         assert_eq!((progress.finished_units, progress.running_units), (2, 0));
         assert_eq!(progress.fraction, 0.25);
         // Without --range and without shards, the whole range is unknown.
-        let unknown = Progress::of_folder(&dir.0, None, 0)
-            .err()
-            .map(|e| e.to_string());
-        assert!(unknown.is_some_and(|e| e.contains("give --range")));
+        let unknown = Progress::of_folder(&dir.0, None, 0).err();
+        assert!(
+            matches!(unknown, Some(ProgressError::NoRange)),
+            "{unknown:?}"
+        );
     }
 }

@@ -4,9 +4,74 @@
 //! simulator. An extension's claim that its game joins another is checked
 //! the same way, by playing both games forward.
 
-use anyhow::bail;
 use poker_core::camicia::reference::{self, RoundStart};
-use poker_core::camicia::{Card, Deal, Outcome, Player, Simulator};
+use poker_core::camicia::{Card, Deal, DealError, Outcome, Player, Simulator};
+use std::fmt;
+
+/// Why a claimed game is not proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProofError {
+    /// The cards are not a deal of 26 and 26 cards with four of each
+    /// payment card.
+    Deal(DealError),
+    /// The fast engine and the reference simulator play the deal
+    /// differently: one of them is wrong, not the claim.
+    SimulatorsDisagree {
+        /// What the fast engine plays.
+        fast: Outcome,
+        /// What the reference simulator plays.
+        reference: Outcome,
+    },
+    /// The deal does not play what is claimed.
+    Forged {
+        /// What the claim says.
+        claimed: Outcome,
+        /// What the deal plays.
+        plays: Outcome,
+    },
+    /// The game claimed to be joined has no such trick.
+    NoTrick {
+        /// The trick claimed.
+        trick: u64,
+    },
+    /// The longer game does not meet the other where claimed.
+    DoesNotMeet {
+        /// The trick claimed.
+        trick: u64,
+        /// The cards claimed added.
+        added: u64,
+    },
+}
+
+impl fmt::Display for ProofError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProofError::Deal(e) => write!(f, "{e}"),
+            ProofError::SimulatorsDisagree { fast, reference } => write!(
+                f,
+                "the fast engine plays {fast} but the reference simulator {reference}: a \
+                 simulator is wrong"
+            ),
+            ProofError::Forged { claimed, plays } => {
+                write!(
+                    f,
+                    "claims {claimed}, but it plays {plays}: forged or damaged"
+                )
+            }
+            ProofError::NoTrick { trick } => {
+                write!(f, "its game has no trick {trick} to join")
+            }
+            ProofError::DoesNotMeet { trick, added } => write!(
+                f,
+                "its game does not meet the game it claims to extend after trick {trick} with \
+                 {added} cards added"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProofError {}
 
 /// The cards of a deal's penalties (number cards as `-`).
 fn cards(penalties: &[u8]) -> Vec<Card> {
@@ -18,17 +83,27 @@ fn cards(penalties: &[u8]) -> Vec<Card> {
 
 /// Checks that `a` against `b` is a 26/26 deal with four of each payment
 /// card that plays `claimed` with both simulators.
-pub fn replay(sim: &mut Simulator, a: &[u8], b: &[u8], claimed: Outcome) -> anyhow::Result<()> {
-    let deal = Deal::new(a, b)?;
+///
+/// # Errors
+///
+/// [`ProofError::Deal`] if `a` and `b` are not such a deal,
+/// [`ProofError::SimulatorsDisagree`] if the simulators play it
+/// differently, [`ProofError::Forged`] if it does not play `claimed`.
+pub fn replay(sim: &mut Simulator, a: &[u8], b: &[u8], claimed: Outcome) -> Result<(), ProofError> {
+    let deal = Deal::new(a, b).map_err(ProofError::Deal)?;
     let fast = sim.run_unchecked(deal.a(), deal.b());
     let plain = reference::simulate(&cards(deal.a()), &cards(deal.b()));
     if fast != plain {
-        bail!(
-            "the fast engine plays {fast} but the reference simulator {plain}: a simulator is wrong"
-        );
+        return Err(ProofError::SimulatorsDisagree {
+            fast,
+            reference: plain,
+        });
     }
     if fast != claimed {
-        bail!("claims {claimed}, but it plays {fast}: forged or damaged");
+        return Err(ProofError::Forged {
+            claimed,
+            plays: fast,
+        });
     }
     Ok(())
 }
@@ -60,13 +135,19 @@ fn round_starts(deal: &Deal) -> Vec<(RoundStart, u64)> {
 /// Checks that the game of `longer` (`added` cards longer than `from`'s)
 /// meets the game of `from` at the round start after `joins_trick` of its
 /// tricks, seats swapped or not, and plays the same from there on.
-pub fn joins(from: &Deal, longer: &Deal, added: u64, joins_trick: u64) -> anyhow::Result<()> {
+///
+/// # Errors
+///
+/// [`ProofError::NoTrick`] if `from`'s game has no trick `joins_trick`,
+/// [`ProofError::DoesNotMeet`] if `longer`'s game is not `added` cards
+/// longer or does not meet it there.
+pub fn joins(from: &Deal, longer: &Deal, added: u64, joins_trick: u64) -> Result<(), ProofError> {
     let theirs = round_starts(from);
     let Some((state, before)) = usize::try_from(joins_trick)
         .ok()
         .and_then(|t| theirs.get(t))
     else {
-        bail!("its game has no trick {joins_trick} to join");
+        return Err(ProofError::NoTrick { trick: joins_trick });
     };
     let total = theirs.last().map_or(0, |s| s.1);
     let mirrored = RoundStart {
@@ -82,10 +163,10 @@ pub fn joins(from: &Deal, longer: &Deal, added: u64, joins_trick: u64) -> anyhow
         .iter()
         .any(|(s, cards)| ours_total - cards == rest && (s == state || *s == mirrored));
     if ours_total != total + added || !meets {
-        bail!(
-            "its game does not meet the game it claims to extend after trick {joins_trick} \
-             with {added} cards added"
-        );
+        return Err(ProofError::DoesNotMeet {
+            trick: joins_trick,
+            added,
+        });
     }
     Ok(())
 }

@@ -84,6 +84,19 @@ fn the_c_library_depends_on_the_core_and_protocol_only() {
 }
 
 #[test]
+fn the_hunt_library_brings_none_of_the_commands_crates_but_its_json() {
+    let names = dependency_names("poker-hunt");
+    assert!(names.iter().any(|n| n == "poker-hunt"), "{names:?}");
+    // Its result files are JSON; its errors are its own types.
+    let command_crates: Vec<&str> = COMMAND_CRATES
+        .into_iter()
+        .filter(|&c| c != "serde_json")
+        .collect();
+    assert_absent("poker-hunt", &names, &command_crates);
+    assert_absent("poker-hunt", &names, &JUDGE_CRATES);
+}
+
+#[test]
 fn the_command_brings_its_crates() {
     let names = dependency_names("poker-cli");
     for krate in COMMAND_CRATES.iter().chain(&JUDGE_CRATES) {

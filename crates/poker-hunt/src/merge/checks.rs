@@ -2,9 +2,9 @@
 //! exactly once (or distinct seeds for random deals), and every claimed
 //! game replayed.
 
+use super::error::{ClaimError, ExtensionClaimError, MergeError, Problem};
 use crate::proof;
 use crate::unit::{CycleRecord, GameRecord, UnitFile};
-use anyhow::{Context, bail};
 use poker_core::camicia::cycle::Cycle;
 use poker_core::camicia::search::{Game, Report};
 use poker_core::camicia::{Deal, Simulator};
@@ -38,24 +38,22 @@ pub(super) struct Checks {
 pub(super) fn check_all(
     results: &[PathBuf],
     range: Option<(u128, u128)>,
-) -> anyhow::Result<Checks> {
+) -> Result<Checks, MergeError> {
     let mut problems = Vec::new();
     let mut units = Vec::new();
     for path in results {
         match check_file(path) {
             Ok(unit) => units.push(unit),
-            Err(e) => problems.push(format!("{e:#}")),
+            Err(problem) => problems.push(*problem),
         }
     }
     let random = units.iter().filter(|u| u.file.random.is_some()).count();
     let range = if random > 0 {
         if random < units.len() {
-            problems.push(
-                "units of random deals and units of index ranges do not merge together".into(),
-            );
+            problems.push(Problem::MixedModes);
         }
         if range.is_some() {
-            problems.push("--range: units of random deals cover no index range".into());
+            problems.push(Problem::RangeWithRandom);
         }
         problems.extend(distinct_seeds(&units));
         Some((0, units.iter().map(|u| u.end - u.start).sum()))
@@ -80,30 +78,31 @@ pub(super) fn check_all(
             .chain(unit.file.loops.iter().zip(&unit.report.loops))
         {
             verified += 1;
-            if let Err(e) = verify(&mut sim, record, game) {
-                problems.push(format!("{}: {e}", unit.path.display()));
+            if let Err(error) = verify(&mut sim, record, game) {
+                problems.push(Problem::Claim {
+                    path: unit.path.clone(),
+                    error,
+                });
             }
         }
         for e in &unit.report.extension.extended {
             verified += 1;
-            if let Err(err) = verify_extended(&mut sim, e) {
-                problems.push(format!(
-                    "{}: extended deal {}: {err:#}",
-                    unit.path.display(),
-                    e.game.index
-                ));
+            if let Err(error) = verify_extended(&mut sim, e) {
+                problems.push(Problem::Claim {
+                    path: unit.path.clone(),
+                    error: ClaimError::Extended {
+                        index: e.game.index,
+                        error,
+                    },
+                });
             }
         }
     }
     if !problems.is_empty() {
-        bail!(
-            "the units do not merge ({} problem(s)):\n  {}",
-            problems.len(),
-            problems.join("\n  ")
-        );
+        return Err(MergeError::Problems(problems));
     }
     let Some(range) = range else {
-        bail!("no result files");
+        return Err(MergeError::NoResults);
     };
     Ok(Checks {
         units,
@@ -115,25 +114,17 @@ pub(super) fn check_all(
 
 /// Units of random deals must have distinct seeds: two with the same seed
 /// drew the same deals.
-fn distinct_seeds(units: &[Checked]) -> Vec<String> {
-    let mut by_seed: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+fn distinct_seeds(units: &[Checked]) -> Vec<Problem> {
+    let mut by_seed: BTreeMap<u64, Vec<PathBuf>> = BTreeMap::new();
     for u in units {
         if let Some(r) = &u.file.random {
-            by_seed
-                .entry(r.seed)
-                .or_default()
-                .push(u.path.display().to_string());
+            by_seed.entry(r.seed).or_default().push(u.path.clone());
         }
     }
     by_seed
         .into_iter()
         .filter(|(_, paths)| paths.len() > 1)
-        .map(|(seed, paths)| {
-            format!(
-                "overlap: {} all drew the random deals of seed {seed}",
-                paths.join(" and ")
-            )
-        })
+        .map(|(seed, paths)| Problem::SameSeed { seed, paths })
         .collect()
 }
 
@@ -142,51 +133,67 @@ fn distinct_seeds(units: &[Checked]) -> Vec<String> {
 fn verify_extended(
     sim: &mut Simulator,
     e: &poker_core::camicia::search::Extended,
-) -> anyhow::Result<()> {
-    proof::replay(sim, e.game.deal.a(), e.game.deal.b(), e.game.outcome)?;
-    let from = Deal::unrank(e.from).context("its source index is past the last deal")?;
+) -> Result<(), ExtensionClaimError> {
+    proof::replay(sim, e.game.deal.a(), e.game.deal.b(), e.game.outcome)
+        .map_err(ExtensionClaimError::Replay)?;
+    let from =
+        Deal::unrank(e.from).ok_or(ExtensionClaimError::SourcePastLastDeal { from: e.from })?;
     let own = sim.run_unchecked(from.a(), from.b());
     if own.cards + e.added != e.game.outcome.cards {
-        bail!(
-            "claims {} cards added to index {}, which plays {own}: forged or damaged",
-            e.added,
-            e.from
-        );
+        return Err(ExtensionClaimError::Added {
+            added: e.added,
+            from: e.from,
+            plays: own,
+        });
     }
-    proof::joins(&from, &e.game.deal, e.added, e.joins_trick)
-        .with_context(|| format!("extended from index {}", e.from))
+    proof::joins(&from, &e.game.deal, e.added, e.joins_trick).map_err(|error| {
+        ExtensionClaimError::Join {
+            from: e.from,
+            error,
+        }
+    })
 }
 
-/// Reads one unit file and checks it on its own.
-fn check_file(path: &std::path::Path) -> anyhow::Result<Checked> {
-    let file = UnitFile::read(path)?;
+/// Reads one unit file and checks it on its own (a problem is boxed: most
+/// files have none).
+fn check_file(path: &std::path::Path) -> Result<Checked, Box<Problem>> {
+    let file = UnitFile::read(path).map_err(Problem::Unreadable)?;
     if !file.is_result() {
-        bail!(
-            "{} is a checkpoint: its unit has not finished",
-            path.display()
-        );
+        return Err(Box::new(Problem::Checkpoint { path: path.into() }));
     }
-    let (start, end) = file.range().with_context(|| path.display().to_string())?;
+    let invalid = |error| Problem::Invalid {
+        path: path.into(),
+        error,
+    };
+    let (start, end) = file.range().map_err(invalid)?;
     if let Some(s) = &file.shard {
-        let from = crate::unit::index_field("shard.start", &s.start)?;
-        let to = crate::unit::index_field("shard.end", &s.end)?;
+        let shard_index = |name, text| {
+            crate::unit::index_field(name, text).map_err(|error| {
+                Box::new(Problem::ShardIndex {
+                    path: path.into(),
+                    error,
+                })
+            })
+        };
+        let from = shard_index("shard.start", &s.start)?;
+        let to = shard_index("shard.end", &s.end)?;
         let want = poker_core::camicia::search::Shard {
             index: s.index,
             count: s.count,
         }
         .slice(from, to);
         if s.index >= s.count || want != (start, end) {
-            bail!(
-                "{}: claims shard {}/{} of {from}..{to}, which is {}..{}, but covers {start}..{end}",
-                path.display(),
-                s.index,
-                s.count,
-                want.0,
-                want.1
-            );
+            return Err(Box::new(Problem::Shard {
+                path: path.into(),
+                index: s.index,
+                count: s.count,
+                range: (from, to),
+                slice: want,
+                covers: (start, end),
+            }));
         }
     }
-    let report = file.report().with_context(|| path.display().to_string())?;
+    let report = file.report().map_err(invalid)?;
     Ok(Checked {
         path: path.to_path_buf(),
         start,
@@ -214,41 +221,37 @@ fn shard_range(units: &[Checked]) -> Option<(u128, u128)> {
 
 /// Every index of `start..end` covered exactly once: the gaps and overlaps,
 /// each with the units around it.
-fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<String> {
+fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut order: Vec<&Checked> = units.iter().filter(|u| u.start < u.end).collect();
     order.sort_by_key(|u| (u.start, u.end));
-    let name = |u: &Checked| u.path.display().to_string();
+    let path = |u: &Checked| u.path.clone();
     let mut cursor = start;
     let mut last: Option<&Checked> = None;
     for u in order {
         if u.start < start || u.end > end {
-            problems.push(format!(
-                "{} covers {}..{}, outside the range {start}..{end}",
-                name(u),
-                u.start,
-                u.end
-            ));
+            problems.push(Problem::Outside {
+                path: path(u),
+                covers: (u.start, u.end),
+                range: (start, end),
+            });
         }
         if u.start > cursor {
-            problems.push(format!(
-                "gap: indices {cursor}..{} are in no unit ({}, {})",
-                u.start,
-                last.map_or("at the range's start".to_string(), |l| format!(
-                    "after {}",
-                    name(l)
-                )),
-                format_args!("before {}", name(u))
-            ));
-        } else if u.start < cursor {
-            let l = last.expect("an overlap follows a unit");
-            problems.push(format!(
-                "overlap: indices {}..{} are in both {} and {}",
-                u.start.max(start),
-                cursor.min(u.end),
-                name(l),
-                name(u)
-            ));
+            problems.push(Problem::Gap {
+                start: cursor,
+                end: u.start,
+                after: last.map(path),
+                before: Some(path(u)),
+            });
+        } else if let (true, Some(l)) = (u.start < cursor, last) {
+            // Without a unit before it, a unit starting before the cursor
+            // starts before the range: it is outside, told above.
+            problems.push(Problem::Overlap {
+                start: u.start.max(start),
+                end: cursor.min(u.end),
+                first: path(l),
+                second: path(u),
+            });
         }
         if u.end > cursor {
             cursor = u.end;
@@ -256,25 +259,26 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<String> {
         }
     }
     if cursor < end {
-        problems.push(format!(
-            "gap: indices {cursor}..{end} are in no unit ({})",
-            last.map_or("no unit covers any of the range".to_string(), |l| format!(
-                "after {}",
-                name(l)
-            ))
-        ));
+        problems.push(Problem::Gap {
+            start: cursor,
+            end,
+            after: last.map(path),
+            before: None,
+        });
     }
     let shards: Vec<_> = units.iter().filter_map(|u| u.file.shard.as_ref()).collect();
     if let Some(s) = shards.first() {
         if shards.len() == units.len() && shards.iter().all(|t| t.count == s.count) {
             let seen: std::collections::BTreeSet<u64> = shards.iter().map(|t| t.index).collect();
-            let missing: Vec<String> = (0..s.count)
+            let missing: Vec<u64> = (0..s.count)
                 .filter(|i| !seen.contains(i))
                 .take(20)
-                .map(|i| format!("{i}/{}", s.count))
                 .collect();
             if !missing.is_empty() && !problems.is_empty() {
-                problems.push(format!("missing shards: {}", missing.join(", ")));
+                problems.push(Problem::MissingShards {
+                    count: s.count,
+                    missing,
+                });
             }
         }
     }
@@ -283,25 +287,23 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<String> {
 
 /// Replays a claimed game from its index with both simulators (the
 /// record's deal was checked against the index on reading).
-fn verify(sim: &mut Simulator, record: &GameRecord, game: &Game) -> anyhow::Result<()> {
+fn verify(sim: &mut Simulator, record: &GameRecord, game: &Game) -> Result<(), ClaimError> {
+    let index = game.index;
     proof::replay(sim, game.deal.a(), game.deal.b(), game.outcome)
-        .map_err(|e| anyhow::anyhow!("index {}: {e}", game.index))?;
+        .map_err(|error| ClaimError::Replay { index, error })?;
     if let Some(claimed) = &record.cycle {
-        let cycle =
-            Cycle::of_penalties(game.deal.a(), game.deal.b()).context("a loop without a cycle")?;
+        let cycle = Cycle::of_penalties(game.deal.a(), game.deal.b())
+            .ok_or(ClaimError::NoCycle { index })?;
         let actual = CycleRecord::of(&cycle);
         if &actual != claimed {
-            bail!(
-                "index {} claims cycle {} ({} tricks), but it loops into cycle {} ({} tricks)",
-                game.index,
-                claimed.id,
-                claimed.tricks,
-                actual.id,
-                actual.tricks
-            );
+            return Err(ClaimError::WrongCycle {
+                index,
+                claimed: Box::new(claimed.clone()),
+                actual: Box::new(actual),
+            });
         }
     } else if game.outcome.status == poker_core::camicia::GameEnd::Loop {
-        bail!("loop {} has no cycle", game.index);
+        return Err(ClaimError::MissingCycle { index });
     }
     Ok(())
 }

@@ -9,12 +9,13 @@
 
 mod checks;
 mod cycles;
+mod error;
 
 pub use cycles::{CycleCount, CycleStats};
+pub use error::{ClaimError, ExtensionClaimError, MergeError, Problem};
 
 use crate::odds::{self, Odds};
 use crate::unit::{ExtendedRecord, GameRecord, UnitFile};
-use anyhow::bail;
 use checks::{Checked, Checks, check_all};
 use cycles::{cycle_counts, cycle_stats};
 use poker_core::camicia::search::{ExtensionWork, Game, LENGTH_BIN, Report};
@@ -90,7 +91,15 @@ pub struct Outcome {
 /// Reads and checks the units' result files and combines them: an error
 /// naming every problem found (gaps, overlaps, seeds drawn twice, forged or
 /// damaged claims), or the merged result.
-pub fn merge(request: &Request) -> anyhow::Result<Outcome> {
+///
+/// # Errors
+///
+/// [`MergeError::Problems`] with every problem found: files that cannot be
+/// read or say what cannot be, checkpoints, gaps, overlaps, units outside
+/// the range, seeds drawn twice, mixed kinds of units, claims that do not
+/// replay. [`MergeError::NoResults`] if there is nothing to merge,
+/// [`MergeError::Top`] if `top` asks for more games than a unit kept.
+pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
     let started = Instant::now();
     let Checks {
         units,
@@ -101,7 +110,7 @@ pub fn merge(request: &Request) -> anyhow::Result<Outcome> {
     let (start, end) = range;
     let top = units.iter().map(|u| u.file.top).min().unwrap_or(0);
     let top = match request.top {
-        Some(k) if k > top => bail!("--top {k}: the units kept only their {top} best games"),
+        Some(asked) if asked > top => return Err(MergeError::Top { asked, kept: top }),
         Some(k) => k,
         None => top,
     };
@@ -289,6 +298,32 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_starting_before_the_range_is_outside_it_not_an_overlap() {
+        let dir = Scratch::new("merge-before");
+        let error = merge_units(&dir, &[(0, 100), (100, 200)], (10, 200))
+            .expect("a unit outside the range does not merge");
+        assert_eq!(
+            error,
+            format!(
+                "the units do not merge (1 problem(s)):\n  {} covers 0..100, outside the range \
+                 10..200",
+                dir.path("0-100.json").display()
+            )
+        );
+        // Wholly before the range, beside a unit that starts it.
+        let error = merge_units(&dir, &[(0, 5), (10, 200)], (10, 200))
+            .expect("a unit outside the range does not merge");
+        assert_eq!(
+            error,
+            format!(
+                "the units do not merge (1 problem(s)):\n  {} covers 0..5, outside the range \
+                 10..200",
+                dir.path("0-5.json").display()
+            )
+        );
+    }
+
+    #[test]
     fn a_forged_game_length_is_caught_by_replaying_it() {
         let dir = Scratch::new("merge-forged");
         let path = dir.path("unit.json");
@@ -299,17 +334,32 @@ mod tests {
         file["best"][0]["cards"] = (cards + 1000).into();
         std::fs::write(&path, file.to_string()).expect("the forged result");
         let request = Request {
-            results: vec![path],
+            results: vec![path.clone()],
             range: None,
             top: None,
             target: None,
         };
-        let error = merge(&request).err().map(|e| format!("{e:#}"));
-        assert!(
-            error
-                .as_deref()
-                .is_some_and(|e| e.contains("forged or damaged")),
-            "{error:?}"
-        );
+        let error = merge(&request).err().expect("a forged game does not merge");
+        let text = format!("{error:#}");
+        assert!(text.contains("forged or damaged"), "{text}");
+        let MergeError::Problems(problems) = error else {
+            panic!("not the merge's problems: {text}");
+        };
+        // The one problem: the claim, in its file, replayed to its length.
+        let [
+            Problem::Claim {
+                path: named,
+                error:
+                    ClaimError::Replay {
+                        error: crate::proof::ProofError::Forged { claimed, plays },
+                        ..
+                    },
+            },
+        ] = problems.as_slice()
+        else {
+            panic!("not one forged claim: {text}");
+        };
+        assert_eq!(named, &path);
+        assert_eq!((claimed.cards, plays.cards), (cards + 1000, cards));
     }
 }

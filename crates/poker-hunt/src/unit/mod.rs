@@ -14,19 +14,20 @@
 //! in a list of their own) and units of random deals (`random`: the seed;
 //! `start..end` are then the draws `0..count`). Format 1 files still read.
 
+mod error;
 mod records;
 
+pub use error::{List, RecordError, UnitError};
 pub use records::{
     Counts, CycleRecord, ExtendedRecord, ExtensionRecord, GameRecord, Lengths, RandomRecord,
     ShardRecord, Timing, parse_depth,
 };
 
-use anyhow::{Context, bail};
 use poker_core::camicia::search::{Extending, ExtensionWork, LENGTH_BIN, Report, Shard, Spent};
 use poker_core::camicia::{DEAL_COUNT, GameEnd, VectorSimulator};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `format` of a finished unit's result file.
 pub const UNIT_FORMAT: &str = "poker-camicia-unit/2";
@@ -92,13 +93,23 @@ pub fn engine_name() -> &'static str {
     }
 }
 
-/// Parses a decimal index field.
-pub fn index_field(name: &str, text: &str) -> anyhow::Result<u128> {
-    let value: u128 = text
-        .parse()
-        .with_context(|| format!("`{name}` is `{text}`, not a decimal index"))?;
+/// Parses the decimal index field `name`.
+///
+/// # Errors
+///
+/// [`RecordError::NotAnIndex`] if `text` is not a decimal number,
+/// [`RecordError::PastLastIndex`] if it is past the last deal's index.
+pub fn index_field(name: &str, text: &str) -> Result<u128, RecordError> {
+    let value: u128 = text.parse().map_err(|source| RecordError::NotAnIndex {
+        field: name.into(),
+        text: text.into(),
+        source,
+    })?;
     if value > DEAL_COUNT {
-        bail!("`{name}` is {value}, past the last index {DEAL_COUNT}");
+        return Err(RecordError::PastLastIndex {
+            field: name.into(),
+            value,
+        });
     }
     Ok(value)
 }
@@ -167,18 +178,29 @@ impl UnitFile {
         }
     }
 
-    /// Reads and parses `path` (either kind).
-    pub fn read(path: &Path) -> anyhow::Result<UnitFile> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let file: UnitFile = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a Camicia unit file (damaged?)", path.display()))?;
+    /// Reads and parses `path` (either kind). What it says is not checked:
+    /// [`UnitFile::report`] does that.
+    ///
+    /// # Errors
+    ///
+    /// [`UnitError::Read`] if the file cannot be read,
+    /// [`UnitError::NotAUnitFile`] if it is not the JSON of a unit file,
+    /// [`UnitError::Format`] if its format is none this version reads.
+    pub fn read(path: &Path) -> Result<UnitFile, UnitError> {
+        let text = std::fs::read_to_string(path).map_err(|source| UnitError::Read {
+            path: path.into(),
+            source,
+        })?;
+        let file: UnitFile =
+            serde_json::from_str(&text).map_err(|source| UnitError::NotAUnitFile {
+                path: path.into(),
+                source,
+            })?;
         if !file.is_result() && !file.is_checkpoint() {
-            bail!(
-                "{}: format `{}` is not {UNIT_FORMAT} or {CHECKPOINT_FORMAT} (or their format 1)",
-                path.display(),
-                file.format
-            );
+            return Err(UnitError::Format {
+                path: path.into(),
+                format: file.format,
+            });
         }
         Ok(file)
     }
@@ -194,7 +216,12 @@ impl UnitFile {
     }
 
     /// The extension setting written, `None` for a uniform search.
-    pub fn extending(&self) -> anyhow::Result<Option<Extending>> {
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::Depth`] if the depth is not `exact` or `first N
+    /// tricks`.
+    pub fn extending(&self) -> Result<Option<Extending>, RecordError> {
         self.extension
             .as_ref()
             .map(|e| {
@@ -207,11 +234,16 @@ impl UnitFile {
     }
 
     /// `(start, end)`.
-    pub fn range(&self) -> anyhow::Result<(u128, u128)> {
+    ///
+    /// # Errors
+    ///
+    /// The [`index_field`] errors of `start` and `end`, and
+    /// [`RecordError::StartAfterEnd`].
+    pub fn range(&self) -> Result<(u128, u128), RecordError> {
         let start = index_field("start", &self.start)?;
         let end = index_field("end", &self.end)?;
         if start > end {
-            bail!("`start` {start} is after `end` {end}");
+            return Err(RecordError::StartAfterEnd { start, end });
         }
         Ok((start, end))
     }
@@ -219,36 +251,45 @@ impl UnitFile {
     /// The report as written (games as claimed, not re-simulated), with
     /// its internal consistency checked: counts against the range, the
     /// histogram and the lists; every game inside the range.
-    pub fn report(&self) -> anyhow::Result<Report> {
+    ///
+    /// # Errors
+    ///
+    /// A [`RecordError`] naming the first thing found that cannot be: the
+    /// range's or `next`'s, a count, a histogram, the checksum, a claimed
+    /// game (its index, deal, status, place in its list), the extension's
+    /// setting, histograms and deals.
+    pub fn report(&self) -> Result<Report, RecordError> {
         let (start, end) = self.range()?;
         let done_to = match &self.next {
             Some(next) => index_field("next", next)?,
             None => end,
         };
         if !(start..=end).contains(&done_to) {
-            bail!("`next` {done_to} is outside {start}..{end}");
+            return Err(RecordError::NextOutside {
+                next: done_to,
+                start,
+                end,
+            });
         }
         let c = &self.counts;
         if u128::from(c.deals) != done_to - start {
-            bail!(
-                "counts {} deals, but {start}..{done_to} holds {}",
-                c.deals,
-                done_to - start
-            );
+            return Err(RecordError::DealCount {
+                deals: c.deals,
+                start,
+                next: done_to,
+            });
         }
         if c.finished.checked_add(c.loops) != Some(c.deals) {
-            bail!(
-                "{} finished and {} loops do not add up to {} deals",
-                c.finished,
-                c.loops,
-                c.deals
-            );
+            return Err(RecordError::CountsDoNotAdd {
+                finished: c.finished,
+                loops: c.loops,
+                deals: c.deals,
+            });
         }
         if self.lengths.bin_cards != LENGTH_BIN {
-            bail!(
-                "length bins of {} cards, not {LENGTH_BIN}",
-                self.lengths.bin_cards
-            );
+            return Err(RecordError::LengthBin {
+                bin_cards: self.lengths.bin_cards,
+            });
         }
         let binned = self
             .lengths
@@ -256,45 +297,57 @@ impl UnitFile {
             .iter()
             .try_fold(0u64, |s, &n| s.checked_add(n));
         if binned != Some(c.finished) || self.lengths.counts.last() == Some(&0) {
-            bail!(
-                "the length histogram does not hold the {} finished games",
-                c.finished
-            );
+            return Err(RecordError::Histogram {
+                finished: c.finished,
+            });
         }
         if self.loops.len() as u64 != c.loops {
-            bail!("counts {} loops but lists {}", c.loops, self.loops.len());
+            return Err(RecordError::LoopCount {
+                counted: c.loops,
+                listed: self.loops.len(),
+            });
         }
         if self.best.len() != self.top.min(c.finished as usize) {
-            bail!(
-                "lists {} best games, not {} (top {} of {} finished)",
-                self.best.len(),
-                self.top.min(c.finished as usize),
-                self.top,
-                c.finished
-            );
+            return Err(RecordError::BestCount {
+                listed: self.best.len(),
+                expected: self.top.min(c.finished as usize),
+                top: self.top,
+                finished: c.finished,
+            });
         }
         let checksum = u64::from_str_radix(&self.checksum, 16)
             .ok()
             .filter(|_| self.checksum.len() == 16)
-            .with_context(|| format!("checksum `{}` is not 16 hex digits", self.checksum))?;
+            .ok_or_else(|| RecordError::Checksum {
+                text: self.checksum.clone(),
+            })?;
         let mut report = Report::new(self.top);
         report.deals = c.deals;
         report.checksum = checksum;
         report.lengths = self.lengths.counts.clone();
-        for (list, status, name) in [
-            (&self.best, GameEnd::Finished, "best game"),
-            (&self.loops, GameEnd::Loop, "loop"),
+        for (records, status, list) in [
+            (&self.best, GameEnd::Finished, List::Best),
+            (&self.loops, GameEnd::Loop, List::Loops),
         ] {
-            for record in list {
-                let game = record.claimed().with_context(|| format!("a {name}"))?;
+            for record in records {
+                let game = record.claimed().map_err(|e| RecordError::Claim {
+                    list,
+                    error: Box::new(e),
+                })?;
                 if self.random.is_none() && !(start..done_to).contains(&game.index) {
-                    bail!(
-                        "{name} {} is outside the indices covered, {start}..{done_to}",
-                        game.index
-                    );
+                    return Err(RecordError::OutsideRange {
+                        list,
+                        index: game.index,
+                        start,
+                        next: done_to,
+                    });
                 }
                 if game.outcome.status != status {
-                    bail!("{name} {} has status {}", game.index, record.status);
+                    return Err(RecordError::WrongStatus {
+                        list,
+                        index: game.index,
+                        status: record.status.clone(),
+                    });
                 }
                 if status == GameEnd::Loop {
                     report.loops.push(game);
@@ -312,10 +365,10 @@ impl UnitFile {
             ))
         });
         if sorted != report.best {
-            bail!("the best games are not in order (most cards first)");
+            return Err(RecordError::OutOfOrder(List::Best));
         }
         if !report.loops.is_sorted_by_key(|g| g.index) {
-            bail!("the loops are not in index order");
+            return Err(RecordError::OutOfOrder(List::Loops));
         }
         report.extension = self.extension_work((start, done_to))?;
         Ok(report)
@@ -325,17 +378,17 @@ impl UnitFile {
     /// histogram after extension holds every finished game, the extended
     /// deals are distinct, in order, at most `top`, each from an index
     /// searched.
-    fn extension_work(&self, (start, done_to): (u128, u128)) -> anyhow::Result<ExtensionWork> {
-        let Some(extending) = self.extending()? else {
+    fn extension_work(&self, (start, done_to): (u128, u128)) -> Result<ExtensionWork, RecordError> {
+        let (Some(extending), Some(record)) = (self.extending()?, &self.extension) else {
             if self.lengths_extended.is_some() || !self.extended.is_empty() {
-                bail!("extended games listed, but no extension setting");
+                return Err(RecordError::ExtendedWithoutSetting);
             }
             return Ok(ExtensionWork::default());
         };
         let lengths = self
             .lengths_extended
             .as_ref()
-            .context("an extending unit without its histogram after extension")?;
+            .ok_or(RecordError::NoExtendedHistogram)?;
         let binned = lengths
             .counts
             .iter()
@@ -344,12 +397,10 @@ impl UnitFile {
             || binned != Some(self.counts.finished)
             || lengths.counts.last() == Some(&0)
         {
-            bail!(
-                "the histogram after extension does not hold the {} finished games",
-                self.counts.finished
-            );
+            return Err(RecordError::ExtendedHistogram {
+                finished: self.counts.finished,
+            });
         }
-        let record = self.extension.as_ref().context("no extension setting")?;
         let gained = record
             .gains
             .counts
@@ -359,10 +410,9 @@ impl UnitFile {
             || gained.is_none_or(|g| g > record.games)
             || record.gains.counts.last() == Some(&0)
         {
-            bail!(
-                "the histogram of cards gained does not fit the {} games extended",
-                record.games
-            );
+            return Err(RecordError::GainsHistogram {
+                games: record.games,
+            });
         }
         let mut work = ExtensionWork {
             extending: Some(extending),
@@ -374,32 +424,37 @@ impl UnitFile {
             spent: Spent::default(),
         };
         if self.extended.len() > self.top {
-            bail!(
-                "lists {} extended deals, more than top {}",
-                self.extended.len(),
-                self.top
-            );
+            return Err(RecordError::TooManyExtended {
+                listed: self.extended.len(),
+                top: self.top,
+            });
         }
         for record in &self.extended {
-            let e = record.claimed().context("an extended deal")?;
+            let e = record.claimed().map_err(|e| RecordError::Claim {
+                list: List::Extended,
+                error: Box::new(e),
+            })?;
             if self.random.is_none() && !(start..done_to).contains(&e.from) {
-                bail!(
-                    "extended deal {} comes from index {}, outside the indices covered, {start}..{done_to}",
-                    e.game.index,
-                    e.from
-                );
+                return Err(RecordError::ExtendedFromOutside {
+                    index: e.game.index,
+                    from: e.from,
+                    start,
+                    next: done_to,
+                });
             }
             if e.game.outcome.status != GameEnd::Finished {
-                bail!(
-                    "extended deal {} has status {}",
-                    e.game.index,
-                    record.game.status
-                );
+                return Err(RecordError::WrongStatus {
+                    list: List::Extended,
+                    index: e.game.index,
+                    status: record.game.status.clone(),
+                });
             }
             let before = work.extended.len();
             work.insert(e, usize::MAX);
             if work.extended.len() == before {
-                bail!("extended deal {} is listed twice", e.game.index);
+                return Err(RecordError::ListedTwice {
+                    index: e.game.index,
+                });
             }
         }
         let written: Vec<u128> = self
@@ -408,7 +463,7 @@ impl UnitFile {
             .map(|r| r.game.index.parse().unwrap_or(0))
             .collect();
         if work.extended.iter().map(|e| e.game.index).ne(written) {
-            bail!("the extended deals are not in order (most cards first)");
+            return Err(RecordError::OutOfOrder(List::Extended));
         }
         Ok(work)
     }
@@ -423,20 +478,30 @@ impl UnitFile {
     /// Writes the file atomically: to a temporary file in the same folder,
     /// synced, then renamed over `path`, so a reader (or a resumed run)
     /// sees the old file or the new one, never a part.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+    ///
+    /// # Errors
+    ///
+    /// As [`write_atomically`].
+    pub fn write(&self, path: &Path) -> Result<(), UnitError> {
         write_atomically(path, &self.to_bytes())
     }
 }
 
 /// Writes `bytes` to `path` through a synced temporary file and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+///
+/// # Errors
+///
+/// [`UnitError::NotAFileName`] if `path` names no file,
+/// [`UnitError::Write`] if the file cannot be written (nothing is left
+/// behind: the temporary file is removed).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), UnitError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let name = path
         .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
+        .ok_or_else(|| UnitError::NotAFileName { path: path.into() })?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         name.to_string_lossy(),
@@ -453,5 +518,74 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    result.with_context(|| format!("cannot write {}", path.display()))
+    result.map_err(|source| UnitError::Write {
+        path: PathBuf::from(path),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Scratch, run_to_end, unit};
+
+    #[test]
+    fn a_file_that_is_not_a_unit_file_is_named_with_why() {
+        let dir = Scratch::new("unit-read");
+        let missing = dir.path("missing.json");
+        match UnitFile::read(&missing) {
+            Err(UnitError::Read { path, source }) => {
+                assert_eq!(
+                    (path, source.kind()),
+                    (missing, std::io::ErrorKind::NotFound)
+                );
+            }
+            other => panic!("not a read error: {other:?}"),
+        }
+        let text = dir.path("notes.txt");
+        std::fs::write(&text, "not a unit").expect("a foreign file");
+        assert!(
+            matches!(UnitFile::read(&text), Err(UnitError::NotAUnitFile { path, .. }) if path == text)
+        );
+        let written = dir.path("unit.json");
+        run_to_end(&unit(0, 100, Some(&written), None));
+        let mut file = UnitFile::read(&written).expect("a result file");
+        file.format = "poker-camicia-unit/9".into();
+        file.write(&written).expect("rewritten");
+        assert!(matches!(
+            UnitFile::read(&written),
+            Err(UnitError::Format { format, .. }) if format == "poker-camicia-unit/9"
+        ));
+    }
+
+    #[test]
+    fn a_count_that_contradicts_the_range_is_refused() {
+        let dir = Scratch::new("unit-counts");
+        let written = dir.path("unit.json");
+        run_to_end(&unit(0, 100, Some(&written), None));
+        let mut file = UnitFile::read(&written).expect("a result file");
+        assert!(file.report().is_ok());
+        file.counts.deals = 99;
+        assert_eq!(
+            file.report(),
+            Err(RecordError::DealCount {
+                deals: 99,
+                start: 0,
+                next: 100
+            })
+        );
+        // The game listed first, moved to another index: its deal is not that index's.
+        let mut moved = UnitFile::read(&written).expect("a result file");
+        let index: u128 = moved.best[0].index.parse().expect("an index");
+        moved.best[0].index = (index + 1).to_string();
+        assert!(
+            matches!(
+                moved.report(),
+                Err(RecordError::Claim { list: List::Best, error })
+                    if matches!(*error, RecordError::NotTheDeal { index: i, .. } if i == index + 1)
+            ),
+            "{:?}",
+            moved.report()
+        );
+    }
 }

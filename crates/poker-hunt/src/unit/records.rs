@@ -2,14 +2,13 @@
 //! deals, counts, histograms, the extension's and the shard's settings, and
 //! the time spent.
 
-use anyhow::{Context, bail};
 use poker_core::camicia::cycle::Cycle;
 use poker_core::camicia::extend::Depth;
 use poker_core::camicia::search::{Extended, Game};
 use poker_core::camicia::{Deal, GameEnd, Outcome, notation};
 use serde::{Deserialize, Serialize};
 
-use super::index_field;
+use super::{RecordError, index_field};
 
 /// A loop's cycle: its id (see `poker_core::camicia::cycle`), its mirror's id
 /// (A and B swapped), its length in tricks and the cards of one turn.
@@ -66,24 +65,40 @@ impl GameRecord {
 
     /// The game as claimed (the deal from the index; `a`, `b` must match
     /// it). Nothing is simulated.
-    pub fn claimed(&self) -> anyhow::Result<Game> {
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::GameIndex`] if the index is not a decimal number,
+    /// [`RecordError::PastLastDeal`] if no deal has it,
+    /// [`RecordError::NotTheDeal`] if the cards written are not its deal's,
+    /// [`RecordError::UnknownStatus`] if the status is neither `finished`
+    /// nor `loop`.
+    pub fn claimed(&self) -> Result<Game, RecordError> {
         let index: u128 = self
             .index
             .parse()
-            .with_context(|| format!("index `{}` is not a decimal number", self.index))?;
-        let deal =
-            Deal::unrank(index).with_context(|| format!("index {index} is past the last deal"))?;
+            .map_err(|source| RecordError::GameIndex {
+                text: self.index.clone(),
+                source,
+            })?;
+        let deal = Deal::unrank(index).ok_or(RecordError::PastLastDeal { index })?;
         if notation(deal.a()) != self.a || notation(deal.b()) != self.b {
-            bail!(
-                "index {index}: the deal written, {} {}, is not deal {index}, {deal}",
-                self.a,
-                self.b
-            );
+            return Err(RecordError::NotTheDeal {
+                index,
+                a: self.a.clone(),
+                b: self.b.clone(),
+                deal: Box::new(deal),
+            });
         }
         let status = match self.status.as_str() {
             "finished" => GameEnd::Finished,
             "loop" => GameEnd::Loop,
-            other => bail!("index {index}: unknown status `{other}`"),
+            other => {
+                return Err(RecordError::UnknownStatus {
+                    index,
+                    status: other.into(),
+                });
+            }
         };
         Ok(Game {
             index,
@@ -133,7 +148,12 @@ impl ExtendedRecord {
     }
 
     /// The extension as claimed (nothing simulated).
-    pub fn claimed(&self) -> anyhow::Result<Extended> {
+    ///
+    /// # Errors
+    ///
+    /// As [`GameRecord::claimed`], and the [`index_field`] errors of
+    /// `from`.
+    pub fn claimed(&self) -> Result<Extended, RecordError> {
         Ok(Extended {
             game: self.game.claimed()?,
             from: index_field("from", &self.from)?,
@@ -157,7 +177,11 @@ pub struct ExtensionRecord {
 }
 
 /// `exact` or `first N tricks` as a [`Depth`].
-pub fn parse_depth(text: &str) -> anyhow::Result<Depth> {
+///
+/// # Errors
+///
+/// [`RecordError::Depth`] for any other text.
+pub fn parse_depth(text: &str) -> Result<Depth, RecordError> {
     if text == "exact" {
         return Ok(Depth::Exact);
     }
@@ -165,7 +189,7 @@ pub fn parse_depth(text: &str) -> anyhow::Result<Depth> {
         .and_then(|t| t.strip_suffix(" tricks"))
         .and_then(|n| n.parse().ok())
         .map(Depth::FirstTricks)
-        .with_context(|| format!("extension depth `{text}` is not `exact` or `first N tricks`"))
+        .ok_or_else(|| RecordError::Depth { text: text.into() })
 }
 
 /// A unit of random deals: the seed of its draws.

@@ -3,9 +3,14 @@
 //! sends a preempted or timed-out job) or SIGINT, and writing the result
 //! file.
 
+mod error;
+
+pub use error::RunError;
+
 use crate::unit::{Timing, UnitFile};
-use anyhow::{Context, bail};
-use poker_core::camicia::search::{BLOCK, Extending, Partial, Report, Search, Shard, Work};
+use poker_core::camicia::search::{
+    BLOCK, Extending, Partial, Report, Search, SearchError, Shard, Work,
+};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,7 +63,7 @@ impl Unit {
 
     /// The checkpoint's progress, if it exists; an error if it is for
     /// another unit or damaged.
-    fn resume(&self, search: &Search) -> anyhow::Result<Option<(Partial, Timing)>> {
+    fn resume(&self, search: &Search) -> Result<Option<(Partial, Timing)>, RunError> {
         let Some(path) = &self.checkpoint else {
             return Ok(None);
         };
@@ -66,12 +71,12 @@ impl Unit {
             return Ok(None);
         }
         let file = UnitFile::read(path)?;
-        let context = || format!("checkpoint {}", path.display());
+        let damaged = |error| RunError::Damaged {
+            path: path.clone(),
+            error,
+        };
         if !file.is_checkpoint() {
-            bail!(
-                "{} is a finished unit's result, not a checkpoint",
-                path.display()
-            );
+            return Err(RunError::NotACheckpoint { path: path.clone() });
         }
         let fresh = self.record(
             &Report::extending(search.top, self.extend),
@@ -79,11 +84,11 @@ impl Unit {
             Timing::default(),
         );
         if (
-            file.range().with_context(context)?,
+            file.range().map_err(damaged)?,
             &file.shard,
             file.top,
             &file.random,
-            file.extending().with_context(context)?,
+            file.extending().map_err(damaged)?,
         ) != (
             self.range,
             &fresh.shard,
@@ -91,26 +96,22 @@ impl Unit {
             &fresh.random,
             self.extend,
         ) {
-            bail!(
-                "checkpoint {} is for another unit ({}..{}, top {}, extension {}): remove it or \
-                 give its arguments",
-                path.display(),
-                file.start,
-                file.end,
-                file.top,
-                file.extension
-                    .as_ref()
-                    .map_or("off".to_string(), |e| format!("from {} cards", e.from))
-            );
+            return Err(RunError::OtherUnit {
+                path: path.clone(),
+                start: file.start,
+                end: file.end,
+                top: file.top,
+                extension_from: file.extension.map(|e| e.from),
+            });
         }
-        let report = file.report().with_context(context)?;
+        let report = file.report().map_err(damaged)?;
         let done = report.deals;
         let blocks = done / BLOCK;
         if done % BLOCK != 0 && u128::from(done) != self.range.1 - self.range.0 {
-            bail!(
-                "checkpoint {}: {done} deals is not a whole number of blocks",
-                path.display()
-            );
+            return Err(RunError::NotWholeBlocks {
+                path: path.clone(),
+                deals: done,
+            });
         }
         let blocks = if done % BLOCK == 0 {
             blocks
@@ -128,6 +129,16 @@ impl Unit {
     /// writes the result file and removes the checkpoint. `resumed` hears
     /// the index a checkpoint resumes at; `run` is the search itself, handed
     /// the starting point and the per-batch hook.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::File`] if the checkpoint cannot be read or a checkpoint
+    /// or the result file cannot be written; [`RunError::NotACheckpoint`],
+    /// [`RunError::Damaged`], [`RunError::OtherUnit`] and
+    /// [`RunError::NotWholeBlocks`] for a checkpoint that cannot be resumed;
+    /// [`RunError::Signals`] if SIGTERM and SIGINT cannot be caught;
+    /// [`RunError::Remove`] if the finished unit's checkpoint cannot be
+    /// removed; [`RunError::Search`] if `run` fails.
     pub fn run(
         &self,
         search: &Search,
@@ -135,8 +146,8 @@ impl Unit {
         run: impl FnOnce(
             Partial,
             &mut dyn FnMut(&Partial) -> ControlFlow<()>,
-        ) -> anyhow::Result<Partial>,
-    ) -> anyhow::Result<UnitEnding> {
+        ) -> Result<Partial, SearchError>,
+    ) -> Result<UnitEnding, RunError> {
         debug_assert_eq!(
             search.work,
             match self.random {
@@ -171,7 +182,7 @@ impl Unit {
         if self.checkpoint.is_some() {
             for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
                 signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
-                    .context("cannot handle SIGTERM")?;
+                    .map_err(RunError::Signals)?;
             }
         }
         let (wall, cpu) = (Instant::now(), cpu_seconds());
@@ -210,7 +221,7 @@ impl Unit {
         };
         let done = run(from, &mut hook)?;
         if let Some(e) = failure {
-            return Err(e);
+            return Err(RunError::File(e));
         }
         if let Some((signal, next)) = stopped {
             if done.blocks < search.work.blocks() {
@@ -248,11 +259,12 @@ impl Unit {
     }
 }
 
-fn remove_if_there(path: &Path) -> anyhow::Result<()> {
+fn remove_if_there(path: &Path) -> Result<(), RunError> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("cannot remove {}", path.display()))
-        }
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(RunError::Remove {
+            path: path.into(),
+            source,
+        }),
         _ => Ok(()),
     }
 }
@@ -262,6 +274,18 @@ mod tests {
     use super::*;
     use crate::testing::{Scratch, run_to_end, search, unit};
     use poker_core::camicia::VectorSimulator;
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+    /// The process killed (SIGKILL, a node lost) in the middle of a run.
+    struct Killed;
+
+    /// Runs `unit` until `run` kills it: what it returned (it must not).
+    fn killed(run: impl FnOnce() -> Result<UnitEnding, RunError>) {
+        match catch_unwind(AssertUnwindSafe(run)) {
+            Err(payload) => assert!(payload.is::<Killed>(), "another panic"),
+            Ok(ending) => panic!("the unit ended instead of being killed: {:?}", ending.err()),
+        }
+    }
 
     /// A result file's bytes before `"timing"`, the part that depends only
     /// on the deals.
@@ -285,21 +309,22 @@ mod tests {
         let (output, saved) = (dir.path("unit.json"), dir.path("unit.checkpoint"));
         let first = unit(0, end, Some(&output), Some(&saved));
         let search = search(0, end);
-        let killed = first.run(
-            &search,
-            |_| panic!("nothing to resume"),
-            |mut p, hook| {
-                p.report.merge(
-                    search
-                        .work
-                        .block(&mut VectorSimulator::new(), 0, search.top),
-                );
-                p.blocks = 1;
-                assert!(hook(&p).is_continue());
-                anyhow::bail!("killed")
-            },
-        );
-        assert_eq!(killed.err().map(|e| e.to_string()), Some("killed".into()));
+        killed(|| {
+            first.run(
+                &search,
+                |_| panic!("nothing to resume"),
+                |mut p, hook| {
+                    p.report.merge(
+                        search
+                            .work
+                            .block(&mut VectorSimulator::new(), 0, search.top),
+                    );
+                    p.blocks = 1;
+                    assert!(hook(&p).is_continue());
+                    resume_unwind(Box::new(Killed))
+                },
+            )
+        });
         assert!(saved.exists() && !output.exists());
         // Started again with the same arguments: resumes after block 0.
         let again = unit(0, end, Some(&output), Some(&saved));
@@ -316,30 +341,35 @@ mod tests {
         let saved = dir.path("unit.checkpoint");
         let end = u128::from(2 * BLOCK);
         let whole = search(0, end);
-        let killed = unit(0, end, None, Some(&saved)).run(
-            &whole,
-            |_| {},
-            |p, hook| {
-                assert!(hook(&p).is_continue());
-                anyhow::bail!("killed")
-            },
-        );
-        assert!(killed.is_err() && saved.exists());
+        killed(|| {
+            unit(0, end, None, Some(&saved)).run(
+                &whole,
+                |_| {},
+                |p, hook| {
+                    assert!(hook(&p).is_continue());
+                    resume_unwind(Box::new(Killed))
+                },
+            )
+        });
+        assert!(saved.exists());
         // The same checkpoint given to the unit 1..end.
         let other = search(1, end);
-        let refused = unit(1, end, None, Some(&saved))
-            .run(
-                &other,
-                |_| panic!("resumed another unit's checkpoint"),
-                |p, _| Ok(p),
+        let refused = unit(1, end, None, Some(&saved)).run(
+            &other,
+            |_| panic!("resumed another unit's checkpoint"),
+            |p, _| Ok(p),
+        );
+        let e = match refused {
+            Err(e @ RunError::OtherUnit { .. }) => e,
+            other => panic!("not refused as another unit's: {:?}", other.err()),
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "checkpoint {} is for another unit (0..{end}, top 5, extension off): remove it \
+                 or give its arguments",
+                saved.display()
             )
-            .err()
-            .map(|e| e.to_string());
-        assert!(
-            refused
-                .as_deref()
-                .is_some_and(|e| e.contains("is for another unit")),
-            "{refused:?}"
         );
     }
 }
