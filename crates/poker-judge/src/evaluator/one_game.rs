@@ -143,10 +143,14 @@ pub(crate) fn conclude(
             .map(|card| card.to_string())
             .collect()
     });
-    if let ChannelEnding::Finished(total) = ending {
-        result.score = total;
-    }
+    let finished = match ending {
+        ChannelEnding::Finished(total) => Some(total),
+        _ => None,
+    };
     let (status, reason) = judge(ending, outcome, game.placements(), config);
+    if status == GameStatus::Ok {
+        result.score = finished.unwrap_or_default();
+    }
     result.status = status;
     result.reason = reason;
     result
@@ -178,7 +182,8 @@ fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> S
 
 /// How a game ended, from what the channel saw (`ending`) and how the
 /// program ended (`outcome`, `None` when it was still running when killed).
-/// A finished game stays scored whatever the program did afterwards; the
+/// A finished game stays scored whatever the program did afterwards, unless
+/// its program's measured CPU time reached the limit (see below); the
 /// memory and CPU limits are named from the sandbox's own measures.
 fn judge(
     ending: ChannelEnding,
@@ -192,6 +197,21 @@ fn judge(
     };
     let limits = &config.limits;
     match ending {
+        // RLIMIT_CPU is the kernel's guard, and it was seen to miss on a
+        // loaded virtual machine (a program at 2 s of CPU time under a
+        // 1 s soft and 2 s hard limit, unsignalled): a game finished at or
+        // over its CPU limit by the measure is not scored, whether the
+        // kernel stopped the program or not. The measure covers the whole
+        // program, its exit after the last placement included.
+        ChannelEnding::Finished(_)
+            if outcome.is_some_and(|o| o.usage.cpu_time.is_some_and(|t| t >= limits.cpu)) =>
+        {
+            let limit = RunVerdict::CpuTime.limit(limits).unwrap_or_default();
+            return (
+                GameStatus::CpuTime,
+                Some(format!("{limit} exceeded after {placed}")),
+            );
+        }
         ChannelEnding::Finished(_) => return (GameStatus::Ok, None),
         ChannelEnding::Violation(error) => return (GameStatus::Violation, Some(error.to_string())),
         ChannelEnding::Protocol(what) => {
@@ -296,5 +316,48 @@ impl Link for Prefed<'_, '_> {
 
     fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
         self.channel.send(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{ProgramEnding, Usage};
+
+    /// A program that exited 0 after `cpu` of CPU time.
+    fn exited_after(cpu: Duration) -> Outcome {
+        Outcome {
+            ending: ProgramEnding::Exited(0),
+            usage: Usage {
+                cpu_time: Some(cpu),
+                peak_memory: None,
+                oom_killed: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_finished_game_over_its_cpu_limit_is_not_scored() {
+        // The measure seen when the kernel's RLIMIT_CPU missed: 2.02 s of
+        // CPU time on a 1 s limit, all 20 placements made.
+        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let over = exited_after(Duration::from_millis(2020));
+        assert_eq!(
+            judge(ChannelEnding::Finished(5), Some(&over), 20, &config),
+            (
+                GameStatus::CpuTime,
+                Some("CPU time limit of 1 s exceeded after 20 placements".into())
+            )
+        );
+        let within = exited_after(Duration::from_millis(900));
+        assert_eq!(
+            judge(ChannelEnding::Finished(5), Some(&within), 20, &config),
+            (GameStatus::Ok, None)
+        );
+        // Killed after its last placement, unmeasured: still scored.
+        assert_eq!(
+            judge(ChannelEnding::Finished(5), None, 20, &config),
+            (GameStatus::Ok, None)
+        );
     }
 }
