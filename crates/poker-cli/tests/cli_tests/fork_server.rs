@@ -513,6 +513,24 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
 }
 
 #[test]
+fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
+    // RLIMIT_CPU (soft 1 s, hard 2 s) alone would let it spin to the hard
+    // limit, 2 s of CPU time; the CPU watch kills it by its cgroup's
+    // measure once that reaches 1 s (read every 50 ms). Both ways.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("ignore_xcpu", 31, 1);
+    let contestant = common::root().join("tests/contestants/hostile/ignore_xcpu.c");
+    for mode in [&[][..], &["--fork-server"][..]] {
+        let flags = [&["--time-limit", "5", "--cpu-limit", "1"][..], mode].concat();
+        let report = eval(&decks, &flags, std::slice::from_ref(&contestant));
+        let game = &report["contestants"][0]["tests"][0];
+        assert_eq!(game["status"], "cpu_time", "{mode:?}: {game}");
+        let cpu = game["cpu_seconds"].as_f64().expect("a CPU time");
+        assert!((1.0..1.5).contains(&cpu), "{mode:?}: {cpu} s of CPU time");
+    }
+}
+
+#[test]
 fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     // The child sees all 20 cards, kills its server and exits before the
     // last placement: that game is judged as played (incomplete, 0), as

@@ -201,6 +201,12 @@ impl Launch {
         self.jail.as_ref().and_then(|jail| jail.cgroup())
     }
 
+    /// What the run's CPU watch reads and stops it at (see
+    /// [`Jail::cpu_watch`]): sandboxed runs with a cgroup only.
+    pub(crate) fn cpu_watch(&self) -> Option<(crate::sandbox::CpuMeter, Duration)> {
+        self.jail.as_ref().and_then(Jail::cpu_watch)
+    }
+
     /// The uid (and equal gid) the run's jail leased, if it has one.
     pub(crate) fn leased_uid(&self) -> Option<u32> {
         self.jail.as_ref().and_then(|jail| jail.uid())

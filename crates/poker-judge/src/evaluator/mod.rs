@@ -16,6 +16,7 @@
 mod affinity;
 pub mod config;
 pub mod contestant;
+mod cpu_watch;
 pub mod decks;
 mod error;
 pub mod fork_server;

@@ -14,7 +14,7 @@ use rustix::io::FdFlags;
 use rustix::pipe::PipeFlags;
 use rustix::process::{Resource, Rlimit};
 
-use super::cgroup::{CgroupError, CgroupJoin, CgroupShape, GameCgroup};
+use super::cgroup::{CgroupError, CgroupJoin, CgroupShape, CpuMeter, GameCgroup};
 use super::error::SandboxError;
 use super::facts::{CgroupFacts, JailFacts};
 use super::fds::memory_file;
@@ -103,6 +103,7 @@ pub struct Outcome {
 pub struct Jail {
     bwrap: PathBuf,
     limits: Limits,
+    shape: CgroupShape,
     // Field order: the cgroup is emptied before the uid is freed.
     cgroup: Option<GameCgroup>,
     cgroup_error: Option<String>,
@@ -207,6 +208,7 @@ impl Jail {
         Ok(Jail {
             bwrap: bwrap.to_owned(),
             limits: limits.clone(),
+            shape,
             cgroup,
             cgroup_error,
             lease,
@@ -230,6 +232,18 @@ impl Jail {
     /// The game's cgroup, if one could be made.
     pub fn cgroup(&self) -> Option<&GameCgroup> {
         self.cgroup.as_ref()
+    }
+
+    /// A meter of the CPU time its run may use, with that limit, for a
+    /// watch that stops the run there: a game's or a compilation's jail
+    /// with a cgroup. None for a fork server's, whose cgroup also counts
+    /// its games (each is watched in its own).
+    pub fn cpu_watch(&self) -> Option<(CpuMeter, Duration)> {
+        let cgroup = self
+            .cgroup
+            .as_ref()
+            .filter(|_| self.shape == CgroupShape::Game)?;
+        Some((cgroup.cpu_meter()?, self.limits.cpu))
     }
 
     /// Limits the size of every file the program and its children write

@@ -14,6 +14,7 @@ use super::limits::Limits;
 
 mod files;
 mod keepalive;
+mod meter;
 mod names;
 mod nested;
 mod place;
@@ -21,6 +22,7 @@ mod v1;
 mod version;
 use files::write_file;
 pub use keepalive::FreezerKeepalive;
+pub use meter::CpuMeter;
 use names::unique_name;
 pub use nested::{CgroupShape, SERVER_LEAF};
 pub use place::{CGROUP_ENV, CGROUP_PARENT, SUPERVISOR_LEAF};

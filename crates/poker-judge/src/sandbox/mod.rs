@@ -205,8 +205,8 @@ mod uid;
 
 pub use bwrap::{BASE_ENV, Jail, Outcome, Usage, probe, probe_jail};
 pub use cgroup::{
-    CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, FreezerKeepalive, GameCgroup,
-    SERVER_LEAF, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+    CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, CpuMeter, FreezerKeepalive,
+    GameCgroup, SERVER_LEAF, SUPERVISOR_LEAF, fallback as cgroup_fallback,
 };
 pub use error::SandboxError;
 pub use facts::{CgroupFacts, JailFacts};

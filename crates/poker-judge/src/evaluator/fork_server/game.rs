@@ -4,6 +4,7 @@
 
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
+use crate::evaluator::cpu_watch;
 use crate::evaluator::manager::{self, ChannelEnding};
 use crate::evaluator::one_game::{EXIT_GRACE, conclude};
 use crate::evaluator::process;
@@ -62,6 +63,11 @@ impl Server {
             self.end_game(&setup);
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
+        if let Some(meter) = setup.cgroup.cpu_meter() {
+            // Without the watch, RLIMIT_CPU and the judge's measure still
+            // hold the limit.
+            let _ = cpu_watch::start(&setup.pidfd, meter, config.limits.cpu);
+        }
         let served = serve(&mut channel, ordered.first, &setup, deck, start, deadline);
         drop(channel);
         self.measure_and_judge(served, setup, ordered.stderr, server_cpu, number, config)
