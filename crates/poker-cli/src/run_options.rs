@@ -36,8 +36,9 @@ pub struct RunOptions {
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     time_limit: f64,
 
-    /// CPU time limit per game, in seconds, 0.001 to 3600 (rounded up to
-    /// whole seconds per process). Default: the time limit.
+    /// CPU time limit per game, in seconds, 0.001 to 3600: all the game's
+    /// processes together in the sandbox (RLIMIT_CPU, per process, rounds
+    /// it up to whole seconds). Default: the time limit.
     #[arg(long, value_name = "SECONDS")]
     cpu_limit: Option<f64>,
 
