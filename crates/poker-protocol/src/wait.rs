@@ -42,6 +42,24 @@ pub fn until_readable(
     }
 }
 
+/// Whether `fd` is readable now (data, end of file, hang-up or an exited
+/// process's pidfd), without waiting. An error polling it counts as
+/// readable: there is nothing more to wait for.
+pub fn is_readable(fd: BorrowedFd<'_>) -> bool {
+    let mut polled = [PollFd::new(&fd, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    loop {
+        match poll(&mut polled, Some(&now)) {
+            Ok(0) => return false,
+            Err(Errno::INTR) => continue,
+            Ok(_) | Err(_) => return true,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +88,16 @@ mod tests {
         let fds = [quiet.as_fd(), talking.as_fd(), closed.as_fd()];
         assert_eq!(until_readable(&fds, None).unwrap(), Some(1));
         assert_eq!(until_readable(&fds[2..], None).unwrap(), Some(0));
+    }
+
+    #[test]
+    fn readable_now_is_told_without_waiting() {
+        let (a, mut b) = UnixStream::pair().unwrap();
+        assert!(!is_readable(a.as_fd()));
+        b.write_all(b"x").unwrap();
+        assert!(is_readable(a.as_fd()));
+        let (c, d) = UnixStream::pair().unwrap();
+        drop(d);
+        assert!(is_readable(c.as_fd()), "a hang-up is readable");
     }
 }

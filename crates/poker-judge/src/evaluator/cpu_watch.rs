@@ -4,47 +4,93 @@
 //! The kernel's per-process limit was seen to miss on a loaded virtual
 //! machine: a program at 2 s of CPU time under a 1 s soft and 2 s hard
 //! limit, never signalled, played on. It also counts each process on its
-//! own, so a program that ignores SIGXCPU gets one second more. A watch
-//! thread per run reads the cgroup's CPU time (all the run's processes)
-//! every [`PERIOD`] until the run ends, and kills the run's main process
-//! once it reaches the limit; the run then ends as any killed run does and
-//! is judged on the same measure (`cpu_time`).
+//! own, so a program that ignores SIGXCPU gets one second more. One thread
+//! of the evaluator watches every run given to it: every [`PERIOD`] it
+//! reads each run's cgroup (all the run's processes) and kills the run's
+//! main process once that reaches the limit; the run then ends as any
+//! killed run does and is judged on the same measure (`cpu_time`). One
+//! thread for all runs, so a game costs a list entry, not a thread (a fork
+//! server plays a game in about a millisecond).
 
 use crate::sandbox::CpuMeter;
 use rustix::process::{Signal, pidfd_send_signal};
 use std::os::fd::{AsFd, OwnedFd};
-use std::time::{Duration, Instant};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::Duration;
 
-/// How often the watch reads the meter: what a run may use past its limit
-/// before it is killed, per CPU it runs on.
+/// How often the watch reads the meters: what a run may use past its
+/// limit before it is killed, per CPU it runs on.
 const PERIOD: Duration = Duration::from_millis(50);
 
-/// Watches the process behind `pidfd` (a duplicate is kept) on a thread of
-/// its own: once `meter` reads `limit` or more, SIGKILL through the pidfd
-/// (never to a reused pid). The thread ends with the process.
+/// A run being watched.
+struct Watched {
+    /// Its main process (a duplicate of the caller's pidfd).
+    pidfd: OwnedFd,
+    meter: CpuMeter,
+    limit: Duration,
+}
+
+/// The runs being watched, and the watch's wake-up when the first comes.
+static WATCHED: Mutex<Vec<Watched>> = Mutex::new(Vec::new());
+static ADDED: Condvar = Condvar::new();
+
+/// Watches the process behind `pidfd` (a duplicate is kept until it has
+/// ended): once `meter` reads `limit` or more, SIGKILL through the pidfd
+/// (never to a reused pid).
 ///
-/// Errors: the pidfd cannot be duplicated or no thread can be started;
-/// then `RLIMIT_CPU` and the judge's measure alone stand for the limit.
+/// Errors: the pidfd cannot be duplicated or the watch's thread cannot be
+/// started; then `RLIMIT_CPU` and the judge's measure alone stand for the
+/// limit.
 pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> std::io::Result<()> {
+    static THREAD: OnceLock<Result<(), String>> = OnceLock::new();
+    THREAD
+        .get_or_init(|| {
+            std::thread::Builder::new()
+                .name("poker-cpu-watch".into())
+                .spawn(watch)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(std::io::Error::other)?;
     let pidfd = pidfd.try_clone()?;
-    std::thread::Builder::new()
-        .name("poker-cpu-watch".into())
-        .spawn(move || watch(&pidfd, &meter, limit))?;
+    let mut watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
+    watched.push(Watched {
+        pidfd,
+        meter,
+        limit,
+    });
+    if watched.len() == 1 {
+        ADDED.notify_one();
+    }
     Ok(())
 }
 
-fn watch(pidfd: &OwnedFd, meter: &CpuMeter, limit: Duration) {
+/// The watch's thread: checks every run each period while there are any,
+/// and waits for one otherwise.
+fn watch() {
+    let mut watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
     loop {
-        let deadline = Instant::now() + PERIOD;
-        match poker_protocol::wait::until_readable(&[pidfd.as_fd()], Some(deadline)) {
-            // Still running at the deadline.
-            Ok(None) => {}
-            // It ended (its pidfd is readable), or it cannot be waited on.
-            Ok(Some(_)) | Err(_) => return,
-        }
-        if meter.read().is_some_and(|used| used >= limit) {
-            let _ = pidfd_send_signal(pidfd, Signal::KILL);
-            return;
-        }
+        watched = if watched.is_empty() {
+            ADDED.wait(watched).unwrap_or_else(|e| e.into_inner())
+        } else {
+            let waited = ADDED.wait_timeout(watched, PERIOD);
+            waited.unwrap_or_else(|e| e.into_inner()).0
+        };
+        watched.retain(still_running_within_limit);
     }
+}
+
+/// Whether `run` is to be watched further: false once it has ended, or
+/// once it reached its limit (then it is killed).
+fn still_running_within_limit(run: &Watched) -> bool {
+    if poker_protocol::wait::is_readable(run.pidfd.as_fd()) {
+        // Ended: its pidfd is readable.
+        return false;
+    }
+    if run.meter.read().is_some_and(|used| used >= run.limit) {
+        let _ = pidfd_send_signal(&run.pidfd, Signal::KILL);
+        return false;
+    }
+    true
 }

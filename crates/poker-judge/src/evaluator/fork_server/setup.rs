@@ -18,7 +18,6 @@
 //! up, and the reason is reported.
 
 use crate::sandbox::{GameCgroup, Limits};
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Gid, Pid, PidfdFlags, Resource, Rlimit, Uid, pidfd_open, prlimit};
 use std::cell::Cell;
 use std::io;
@@ -184,12 +183,7 @@ pub(crate) struct GameSetup<C> {
 /// Whether the process behind `pidfd` has not exited (its pidfd is not
 /// readable yet): then its pid is still its own.
 fn running(pidfd: BorrowedFd<'_>) -> bool {
-    let mut fds = [PollFd::new(&pidfd, PollFlags::IN)];
-    let now = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    matches!(poll(&mut fds, Some(&now)), Ok(0))
+    !poker_protocol::wait::is_readable(pidfd)
 }
 
 /// The parent of the process `pid`, from `/proc/<pid>/status`.
