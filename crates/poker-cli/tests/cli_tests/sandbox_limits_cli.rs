@@ -188,3 +188,34 @@ fn an_automatic_fallback_is_one_warning_line_and_recorded() {
     );
     assert_eq!(json["warnings"].as_array().map(Vec::len), Some(1), "{json}");
 }
+
+#[test]
+fn the_cpu_limit_is_reported_as_the_watched_cgroup_in_the_sandbox() {
+    // As root with a cgroup, the CPU-time limit is the watch's (all the
+    // game's processes) and RLIMIT_CPU's; unconfined, RLIMIT_CPU's alone.
+    needs!(tier::SANDBOX);
+    let args = ["eval", "--quiet", "--json", "--cpu-limit", "2"];
+    let cpu = |sandbox: &str| {
+        let out = poker(
+            &[&args[..], &["--sandbox", sandbox, &greedy()]].concat(),
+            &[],
+        );
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let limits = json["limits"].as_array().unwrap().clone();
+        limits.into_iter().find(|l| l["name"] == "cpu").unwrap()
+    };
+    let watched = cpu("on");
+    assert_eq!(watched["value"], 2000, "{watched}");
+    assert_eq!(watched["enforcement"]["kind"], "cgroup_watch", "{watched}");
+    assert!(
+        [1, 2].contains(&watched["enforcement"]["version"].as_u64().unwrap()),
+        "{watched}"
+    );
+    let unconfined = cpu("off");
+    assert_eq!(unconfined["enforcement"]["kind"], "rlimit", "{unconfined}");
+    assert_eq!(
+        unconfined["enforcement"]["scope"], "process",
+        "{unconfined}"
+    );
+}

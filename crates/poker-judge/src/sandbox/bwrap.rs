@@ -434,6 +434,7 @@ impl Jail {
                 version: c.version(),
                 memory: c.limits_memory(),
                 processes: c.limits_processes(),
+                cpu: c.cpu_meter().is_some(),
                 gaps: c.gaps().map(str::to_owned),
             }),
             cgroup_error: self.cgroup_error.clone(),

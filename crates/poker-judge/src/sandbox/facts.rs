@@ -13,6 +13,9 @@ pub struct CgroupFacts {
     pub memory: bool,
     /// Whether it limits the number of processes.
     pub processes: bool,
+    /// Whether it counts CPU time (then the evaluator's CPU watch stops a
+    /// game at its limit).
+    pub cpu: bool,
     /// Why the memory or the pids controller is missing, when one is.
     pub gaps: Option<String>,
 }
@@ -69,9 +72,13 @@ impl JailFacts {
         let process = Enforcement::Rlimit {
             scope: RlimitScope::Process,
         };
+        let cpu = match cg {
+            Some(c) if c.cpu => Enforcement::CgroupWatch { version: c.version },
+            _ => process.clone(),
+        };
         vec![
             report("wall", l.wall.as_millis() as u64, "ms", Enforcement::Timer),
-            report("cpu", l.cpu.as_millis() as u64, "ms", process.clone()),
+            report("cpu", l.cpu.as_millis() as u64, "ms", cpu),
             report("memory", l.memory, "bytes", memory),
             report("processes", l.processes.into(), "count", processes),
             report("tmp_size", l.tmp_size, "bytes", Enforcement::Tmpfs),
@@ -100,6 +107,7 @@ mod tests {
                 version: 2,
                 memory: true,
                 processes: true,
+                cpu: true,
                 gaps: None,
             }),
             cgroup_error: None,
@@ -107,6 +115,7 @@ mod tests {
         };
         assert_eq!(how(&full, "memory"), Enforcement::Cgroup { version: 2 });
         assert_eq!(how(&full, "processes"), Enforcement::Cgroup { version: 2 });
+        assert_eq!(how(&full, "cpu"), Enforcement::CgroupWatch { version: 2 });
         // No cgroup, no root: per-process rlimits, no process count.
         let bare = JailFacts {
             cgroup: None,
@@ -118,6 +127,10 @@ mod tests {
             reason: "no cgroup here".into(),
         };
         assert_eq!(how(&bare, "memory"), per_process);
+        let rlimit = Enforcement::Rlimit {
+            scope: RlimitScope::Process,
+        };
+        assert_eq!(how(&bare, "cpu"), rlimit);
         assert!(matches!(
             how(&bare, "processes"),
             Enforcement::NotEnforced { reason } if reason.contains("no cgroup here")

@@ -72,6 +72,13 @@ pub enum Enforcement {
         /// The cgroup version: 1 or 2.
         version: u8,
     },
+    /// By the evaluator's watch of the game's cgroup (the CPU time of all
+    /// its processes together, version 1 or 2), which kills the game at the
+    /// limit, with `RLIMIT_CPU` per process beside it.
+    CgroupWatch {
+        /// The cgroup version: 1 or 2.
+        version: u8,
+    },
     /// By a resource limit (`setrlimit`).
     Rlimit {
         /// What the rlimit counts.
@@ -101,6 +108,9 @@ impl fmt::Display for Enforcement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Enforcement::Cgroup { version } => write!(f, "cgroup v{version}"),
+            Enforcement::CgroupWatch { version } => {
+                write!(f, "cgroup v{version} watched, and rlimit per process")
+            }
             Enforcement::Rlimit {
                 scope: RlimitScope::Process,
             } => f.write_str("rlimit per process"),

@@ -187,6 +187,7 @@ mod tests {
                 version: 2,
                 memory: true,
                 processes: true,
+                cpu: true,
                 gaps: None,
             }),
             cgroup_error: None,
