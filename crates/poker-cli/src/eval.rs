@@ -150,6 +150,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.order_seed = seed;
     }
     config.fork_server = args.fork_server;
+    if let Some(path) = &args.html {
+        crate::output_file::check_writable(path)?;
+    }
     let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     let decks = match &args.decks {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
@@ -204,6 +207,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     report.audit = Some(Audit::new(&contestants, &decks, hex, config.order_seed));
+    // The report first: should the page fail after all, it is not lost.
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", report.text());
+    }
     if let Some(path) = &args.html {
         let source = match &args.decks {
             Some(file) => file.display().to_string(),
@@ -214,11 +223,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         std::fs::write(path, render::eval_page(&report, &decks, &source))
             .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        print!("{}", report.text());
     }
     let not_run = report
         .contestants

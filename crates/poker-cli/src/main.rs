@@ -9,6 +9,7 @@ mod hand;
 mod judge;
 mod numbers;
 mod optimum;
+mod output_file;
 mod progress;
 mod ranges;
 mod render;

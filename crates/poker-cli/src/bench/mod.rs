@@ -75,6 +75,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = args.run.config(SandboxMode::Auto)?;
     config.jobs = jobs(args.jobs)?;
     config.fork_server = !args.fresh_processes;
+    if let Some(path) = &args.html {
+        crate::output_file::check_writable(path)?;
+    }
     let supervisor = evaluator::become_supervisor().context("cannot set up the evaluator")?;
     if let Some(warning) = &config.warning {
         eprintln!("poker: warning: {warning}");
@@ -97,14 +100,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         played: &played,
         summary: &summary,
     };
-    if let Some(path) = &args.html {
-        std::fs::write(path, report::html(&bench)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    // The report first: should the page fail after all, it is not lost.
     if args.json {
         println!("{}", report::json(&bench));
     } else {
         print!("{}", report::text(&bench));
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, report::html(&bench)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if summary.failed == plan.games as u64 {
         eprintln!("poker: error: every game failed");

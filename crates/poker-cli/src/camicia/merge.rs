@@ -38,6 +38,9 @@ pub struct Args {
 
 /// Runs `poker camicia merge`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.html {
+        crate::output_file::check_writable(path)?;
+    }
     let request = Request {
         results: args.results,
         range: args.range.as_deref().map(parse_range).transpose()?,

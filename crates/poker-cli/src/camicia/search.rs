@@ -101,6 +101,9 @@ impl ExtendFrom {
 
 /// Runs `poker camicia search`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.output {
+        crate::output_file::check_writable(path)?;
+    }
     let work = work(&args)?;
     let unit = match work {
         _ if args.output.is_none() && args.checkpoint.is_none() => None,

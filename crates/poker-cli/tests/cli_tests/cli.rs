@@ -163,6 +163,53 @@ fn eval_refuses_what_cannot_be_a_contestant_before_running_anything() {
 }
 
 #[test]
+fn output_paths_that_cannot_be_written_are_refused_before_any_work() {
+    // A contestant that leaves a mark when it runs: with an --html page
+    // that cannot be written it must never run. The same for bench's page,
+    // a merge's page and a search unit's result file.
+    let dir = common::scratch("cli-output");
+    let mark = dir.join("played");
+    let contestant = dir.join("marks.py");
+    std::fs::write(
+        &contestant,
+        format!("open({:?}, 'w').close()\n", mark.display().to_string()),
+    )
+    .unwrap();
+    let missing = dir.join("no-such-folder/page.html");
+    let refused = format!(
+        "poker: error: cannot write {}: no folder {}\n",
+        missing.display(),
+        dir.join("no-such-folder").display()
+    );
+    let page = missing.to_str().unwrap();
+    let c = contestant.to_str().unwrap();
+    for args in [
+        vec!["eval", "--quiet", "--sandbox", "off", "--html", page, c],
+        vec![
+            "bench",
+            "--quiet",
+            "--sandbox",
+            "off",
+            "--games",
+            "3",
+            "--html",
+            page,
+            c,
+        ],
+        vec!["camicia", "merge", "--html", page, c],
+        vec![
+            "camicia", "search", "--quiet", "--range", "0..1000", "--output", page,
+        ],
+    ] {
+        let output = poker(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(common::stderr(&output), refused, "{args:?}");
+        assert_eq!(common::stdout(&output), "", "{args:?}");
+        assert!(!mark.exists(), "{args:?}: the contestant ran");
+    }
+}
+
+#[test]
 fn a_contestant_that_does_not_compile_scores_0_and_strict_fails_the_run() {
     let dir = common::scratch("cli");
     let broken = dir.join("broken.c");
