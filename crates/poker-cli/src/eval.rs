@@ -130,6 +130,26 @@ fn check_contestant(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Checks that no file is given twice (under two spellings, or by an
+/// overlapping pattern): it would be played and ranked twice under one
+/// name.
+fn check_distinct(paths: &[PathBuf]) -> anyhow::Result<()> {
+    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
+    for path in paths {
+        let file = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if let Some((_, first)) = seen.iter().find(|(f, _)| *f == file) {
+            bail!(
+                "contestant {} is given twice (as {} and {})",
+                file.display(),
+                first.display(),
+                path.display()
+            );
+        }
+        seen.push((file, path));
+    }
+    Ok(())
+}
+
 /// Runs `poker eval`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A path that cannot be a contestant is the user's mistake, not a
@@ -137,6 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &args.contestants {
         check_contestant(path)?;
     }
+    check_distinct(&args.contestants)?;
     if args.fork_server && args.decks.is_some() {
         bail!("{FORK_SERVER_IS_NO_CONTEST}");
     }
@@ -175,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // that does it (greedy.c and greedy.pas; a/greedy.c and b/greedy.c).
     let names = evaluator::names::shortest_unique(&paths);
     for (c, name) in contestants.iter_mut().zip(names) {
-        c.name = name;
+        toolchain.rename(c, name);
     }
     for c in &contestants {
         if let Err(why) = &c.program {

@@ -210,6 +210,50 @@ fn output_paths_that_cannot_be_written_are_refused_before_any_work() {
 }
 
 #[test]
+fn one_file_given_twice_is_refused_and_namesakes_build_apart() {
+    // a/greedy.c and b/greedy.c are two contestants, each replayed with a
+    // program of its own; a/greedy.c given twice (two spellings) is one.
+    let dir = common::scratch("cli-namesakes");
+    let greedy = std::fs::read(common::root().join("c_examples/greedy.c")).unwrap();
+    for folder in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(dir.join(folder).join("greedy.c"), &greedy).unwrap();
+    }
+    let (a, b) = (dir.join("a/greedy.c"), dir.join("b/greedy.c"));
+    let again = dir.join("a/../a/greedy.c");
+    let output = eval_output(&[a.to_str().unwrap(), again.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(common::stdout(&output), "", "something ran");
+    assert_eq!(
+        common::stderr(&output),
+        format!(
+            "poker: error: contestant {} is given twice (as {} and {})\n",
+            a.display(),
+            a.display(),
+            again.display()
+        )
+    );
+
+    let output = eval_output(&["--json", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let outputs: Vec<String> = report["audit"]["compile"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let practice = c["practice"].as_str().unwrap();
+            let after = practice
+                .split(" -o ")
+                .nth(1)
+                .unwrap_or_else(|| panic!("no -o in {practice}"));
+            after.split(' ').next().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(outputs, ["./a_greedy_c", "./b_greedy_c"]);
+}
+
+#[test]
 fn a_contestant_that_does_not_compile_scores_0_and_strict_fails_the_run() {
     let dir = common::scratch("cli");
     let broken = dir.join("broken.c");

@@ -6,12 +6,25 @@ use std::fs;
 use std::path::Path;
 
 impl Toolchain {
+    /// Names `contestant` `name` (a display name that tells it apart from
+    /// the others of an evaluation) and fills in its practice-mode
+    /// commands again, so that each builds a program of its own name.
+    pub fn rename(&self, contestant: &mut Contestant, name: String) {
+        contestant.name = name;
+        contestant.practice_build.clear();
+        contestant.practice_run.clear();
+        contestant.practice_env.clear();
+        self.practice(contestant);
+    }
+
     /// Fills in `contestant`'s practice-mode commands: its compile command
-    /// with its own source, an output named after it in the current folder,
-    /// and the header of this installation; or how to run it.
+    /// with its own source, an output named after it in the current folder
+    /// (`./greedy`; `./mine_c` and `./mine_cpp` for contestants named
+    /// `mine.c` and `mine.cpp`, never the source's own name), and the
+    /// header of this installation; or how to run it.
     pub(super) fn practice(&self, contestant: &mut Contestant) {
         let source = as_argument(&contestant.source);
-        let output = format!("./{}", contestant.name);
+        let output = format!("./{}", contestant.name.replace(['/', '.'], "_"));
         let scratch = self.work_dir.display().to_string();
         let header = self.installed("include", "poker.h");
         let unit = self.installed("bindings/pascal", "poker.pas");
