@@ -48,14 +48,13 @@ pub struct RunOptions {
     #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = limit_size)]
     memory_limit: u64,
 
-    /// Processes and threads a game may have at once (in the sandbox).
-    #[arg(long, value_name = "N", default_value_t = 64,
-          value_parser = clap::value_parser!(u32).range(4..=100_000))]
+    /// Processes and threads a game may have at once (in the sandbox), 4
+    /// to 100000.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = process_count)]
     process_limit: u32,
 
-    /// Open files per process of a game.
-    #[arg(long, value_name = "N", default_value_t = 64,
-          value_parser = clap::value_parser!(u32).range(8..=1_000_000))]
+    /// Open files per process of a game, 8 to 1000000.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = open_file_count)]
     open_file_limit: u32,
 
     /// Size of a game's private /tmp, the only place it may write (in the
@@ -64,7 +63,8 @@ pub struct RunOptions {
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = limit_size)]
     tmp_limit: u64,
 
-    /// Time limit per compilation of a .c or .pas contestant, in seconds.
+    /// Time limit per compilation of a C, C++ or Pascal contestant, in
+    /// seconds, 0.001 to 3600.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     compile_time_limit: f64,
 
@@ -93,6 +93,25 @@ fn limit_size(text: &str) -> Result<u64, String> {
 }
 
 /// `seconds` as a duration, checked to be in [0.001, 3600].
+/// A whole number from `low` to `high`, or a message saying so, worded as
+/// the time limits' are.
+fn count_in(text: &str, low: u32, high: u32) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "must be a whole number from {low} to {high}, not {text}"
+        )),
+    }
+}
+
+fn process_count(text: &str) -> Result<u32, String> {
+    count_in(text, 4, 100_000)
+}
+
+fn open_file_count(text: &str) -> Result<u32, String> {
+    count_in(text, 8, 1_000_000)
+}
+
 fn seconds(flag: &str, seconds: f64) -> anyhow::Result<Duration> {
     if !(seconds.is_finite() && (0.001..=3600.0).contains(&seconds)) {
         bail!("{flag} must be a number of seconds from 0.001 to 3600, not {seconds}");
@@ -142,5 +161,22 @@ impl RunOptions {
             );
         };
         Toolchain::new(lib_dir, config).context("cannot prepare to build contestants")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_in;
+
+    #[test]
+    fn counts_take_whole_numbers_within_their_bounds() {
+        assert_eq!(count_in("4", 4, 100_000), Ok(4));
+        assert_eq!(count_in("100000", 4, 100_000), Ok(100_000));
+        for text in ["3", "100001", "-1", "6.5", "many"] {
+            assert_eq!(
+                count_in(text, 4, 100_000),
+                Err(format!("must be a whole number from 4 to 100000, not {text}"))
+            );
+        }
     }
 }
