@@ -532,11 +532,12 @@ fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
 
 #[test]
 fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
-    // The child runs 20 ms past its 1 s limit between two reads of the CPU
+    // The child runs 5 ms past its 1 s limit between two reads of the CPU
     // watch, kills its server (which then reports nothing on how the child
     // ended) and makes its last placement: the game's cgroup measured it
     // over the limit, so it scores 0 as cpu_time, as when the server
-    // reports.
+    // reports. (When the watch reads during the burst, it stops the child
+    // before its last placement: cpu_time too.)
     needs!(tier::SANDBOX);
     let decks = test_decks("overrun_unreported", 41, 1);
     let contestant = common::root().join("tests/contestants/hostile/overrun_unreported.c");
