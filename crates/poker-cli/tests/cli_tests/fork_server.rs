@@ -531,6 +531,30 @@ fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
 }
 
 #[test]
+fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
+    // The child runs 5 ms past its 1 s limit between two reads of the CPU
+    // watch, kills its server (which then reports nothing on how the child
+    // ended) and makes its last placement: the game's cgroup measured it
+    // over the limit, so it scores 0 as cpu_time, as when the server
+    // reports. (When the watch reads during the burst, it stops the child
+    // before its last placement: cpu_time too.)
+    needs!(tier::SANDBOX);
+    let decks = test_decks("overrun_unreported", 41, 1);
+    let contestant = common::root().join("tests/contestants/hostile/overrun_unreported.c");
+    let flags = ["--fork-server", "--time-limit", "5", "--cpu-limit", "1"];
+    let report = eval(&decks, &flags, &[contestant]);
+    let game = &report["contestants"][0]["tests"][0];
+    assert!(
+        game["stderr"].as_str().unwrap_or("").contains("ATTACK"),
+        "the attack ran under the fork server: {game}"
+    );
+    assert_eq!(game["status"], "cpu_time", "{game}");
+    assert_eq!(game["score"], 0, "{game}");
+    let cpu = game["cpu_seconds"].as_f64().expect("a CPU time");
+    assert!(cpu >= 1.0, "{cpu} s of CPU time");
+}
+
+#[test]
 fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     // The child sees all 20 cards, kills its server and exits before the
     // last placement: that game is judged as played (incomplete, 0), as

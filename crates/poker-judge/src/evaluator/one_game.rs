@@ -7,7 +7,7 @@ use super::launcher::{Launcher, Program};
 use super::process::{self, Supervisor};
 use super::results::{GameResult, GameStatus, STDERR_KEPT};
 use super::verdict::{RunVerdict, classify, failed_to_start};
-use crate::sandbox::{CgroupShape, Outcome};
+use crate::sandbox::{CgroupShape, Outcome, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::manager::{self, ChannelEnding, Link};
 use poker_protocol::{CHANNEL_ENV, Received, Transport};
@@ -98,30 +98,29 @@ pub(crate) fn play_launched(
         _ => EXIT_GRACE,
     };
     let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
-    let mut result = conclude(
+    conclude(
         &game,
         ending,
         outcome.as_ref(),
+        &usage,
         &stderr,
         seconds,
         number,
         config,
-    );
-    // A game killed at its time limit has no outcome, but what it used
-    // until then was measured.
-    if outcome.is_none() {
-        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
-        result.peak_memory = usage.peak_memory;
-    }
-    result
+    )
 }
 
 /// The result of a game that ended with `ending` on the channel and
-/// `outcome` for its program, `stderr` what it wrote there.
+/// `outcome` for its program, `usage` what it used by the sandbox's
+/// measure (also when its ending is unknown: killed once its time was up,
+/// or its fork server gone before it told how its child ended), `stderr`
+/// what it wrote there.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn conclude(
     game: &Game,
     ending: ChannelEnding,
     outcome: Option<&Outcome>,
+    usage: &Usage,
     stderr: &[u8],
     seconds: f64,
     number: usize,
@@ -131,10 +130,8 @@ pub(crate) fn conclude(
     result.seconds = seconds;
     let kept = stderr.len().saturating_sub(STDERR_KEPT);
     result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
-    if let Some(usage) = outcome.map(|o| &o.usage) {
-        result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
-        result.peak_memory = usage.peak_memory;
-    }
+    result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+    result.peak_memory = usage.peak_memory;
     result.placements = game.placements();
     result.board = std::array::from_fn(|i| {
         game.board()
@@ -147,7 +144,7 @@ pub(crate) fn conclude(
         ChannelEnding::Finished(total) => Some(total),
         _ => None,
     };
-    let (status, reason) = judge(ending, outcome, game.placements(), config);
+    let (status, reason) = judge(ending, outcome, usage, game.placements(), config);
     if status == GameStatus::Ok {
         result.score = finished.unwrap_or_default();
     }
@@ -180,14 +177,16 @@ fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> S
     }
 }
 
-/// How a game ended, from what the channel saw (`ending`) and how the
-/// program ended (`outcome`, `None` when it was still running when killed).
+/// How a game ended, from what the channel saw (`ending`), how the
+/// program ended (`outcome`, `None` when it was still running when killed
+/// or its fork server did not say) and what it used (`usage`).
 /// A finished game stays scored whatever the program did afterwards, unless
 /// its program's measured CPU time reached the limit (see below); the
 /// memory and CPU limits are named from the sandbox's own measures.
 fn judge(
     ending: ChannelEnding,
     outcome: Option<&Outcome>,
+    usage: &Usage,
     placements: usize,
     config: &RunConfig,
 ) -> (GameStatus, Option<String>) {
@@ -202,10 +201,10 @@ fn judge(
         // 1 s soft and 2 s hard limit, unsignalled): a game finished at or
         // over its CPU limit by the measure is not scored, whether the
         // kernel stopped the program or not. The measure covers the whole
-        // program, its exit after the last placement included.
-        ChannelEnding::Finished(_)
-            if outcome.is_some_and(|o| o.usage.cpu_time.is_some_and(|t| t >= limits.cpu)) =>
-        {
+        // program, its exit after the last placement included, and it is
+        // taken whether or not the program's end is known: a fork server's
+        // child that killed its server leaves no word on how it ended.
+        ChannelEnding::Finished(_) if usage.cpu_time.is_some_and(|t| t >= limits.cpu) => {
             let limit = RunVerdict::CpuTime.limit(limits).unwrap_or_default();
             return (
                 GameStatus::CpuTime,
@@ -322,17 +321,22 @@ impl Link for Prefed<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::{ProgramEnding, Usage};
+    use crate::sandbox::ProgramEnding;
+
+    /// What a program used: `cpu` of CPU time.
+    fn used(cpu: Duration) -> Usage {
+        Usage {
+            cpu_time: Some(cpu),
+            peak_memory: None,
+            oom_killed: false,
+        }
+    }
 
     /// A program that exited 0 after `cpu` of CPU time.
     fn exited_after(cpu: Duration) -> Outcome {
         Outcome {
             ending: ProgramEnding::Exited(0),
-            usage: Usage {
-                cpu_time: Some(cpu),
-                peak_memory: None,
-                oom_killed: false,
-            },
+            usage: used(cpu),
         }
     }
 
@@ -342,22 +346,48 @@ mod tests {
         // CPU time on a 1 s limit, all 20 placements made.
         let config = RunConfig::unconfined(Duration::from_secs(1));
         let over = exited_after(Duration::from_millis(2020));
+        let over_limit = (
+            GameStatus::CpuTime,
+            Some("CPU time limit of 1 s exceeded after 20 placements".into()),
+        );
         assert_eq!(
-            judge(ChannelEnding::Finished(5), Some(&over), 20, &config),
-            (
-                GameStatus::CpuTime,
-                Some("CPU time limit of 1 s exceeded after 20 placements".into())
-            )
+            judge(
+                ChannelEnding::Finished(5),
+                Some(&over),
+                &over.usage,
+                20,
+                &config
+            ),
+            over_limit
         );
         let within = exited_after(Duration::from_millis(900));
         assert_eq!(
-            judge(ChannelEnding::Finished(5), Some(&within), 20, &config),
+            judge(
+                ChannelEnding::Finished(5),
+                Some(&within),
+                &within.usage,
+                20,
+                &config
+            ),
             (GameStatus::Ok, None)
         );
         // Killed after its last placement, unmeasured: still scored.
         assert_eq!(
-            judge(ChannelEnding::Finished(5), None, 20, &config),
+            judge(
+                ChannelEnding::Finished(5),
+                None,
+                &Usage::default(),
+                20,
+                &config
+            ),
             (GameStatus::Ok, None)
+        );
+        // Its end unknown (a fork server's child that killed its server),
+        // but measured over the limit: not scored.
+        let over = used(Duration::from_millis(1100));
+        assert_eq!(
+            judge(ChannelEnding::Finished(5), None, &over, 20, &config),
+            over_limit
         );
     }
 }

@@ -179,7 +179,7 @@ impl Server {
         // Without the server's word, the measures still count.
         let measured = Outcome {
             ending: ProgramEnding::FailedToStart(String::new()),
-            usage,
+            usage: usage.clone(),
         };
         let outcome = match (&outcome, ending.clone()) {
             (Some(_), _) => outcome,
@@ -205,6 +205,7 @@ impl Server {
             &game,
             ending,
             outcome.as_ref(),
+            &usage,
             &stderr.unwrap_or_default(),
             seconds,
             number,
