@@ -175,7 +175,9 @@ mod tests {
         for text in ["3", "100001", "-1", "6.5", "many"] {
             assert_eq!(
                 count_in(text, 4, 100_000),
-                Err(format!("must be a whole number from 4 to 100000, not {text}"))
+                Err(format!(
+                    "must be a whole number from 4 to 100000, not {text}"
+                ))
             );
         }
     }
