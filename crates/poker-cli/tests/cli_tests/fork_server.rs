@@ -555,6 +555,29 @@ fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
 }
 
 #[test]
+fn a_servers_work_between_games_is_charged_to_the_game() {
+    // Each game's child has its server's thread compute 0.2 s (while the
+    // server is not frozen: before the child speaks), then uses 0.85 s
+    // itself, on a 1 s limit. Fresh, nothing forks: the game is within
+    // its limit. Forked, the server's work is the game's too: over it.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("server_sidework", 41, 1);
+    let contestant = common::root().join("tests/contestants/hostile/server_sidework.c");
+    let flags = ["--time-limit", "5", "--cpu-limit", "1"];
+    let one_game = |flags: &[&str]| {
+        let report = eval(&decks, flags, std::slice::from_ref(&contestant));
+        report["contestants"][0]["tests"][0].clone()
+    };
+    let fresh = one_game(&flags);
+    assert_eq!(fresh["status"], "ok", "{fresh}");
+    let forked = one_game(&[&flags[..], &["--fork-server"]].concat());
+    assert_eq!(forked["status"], "cpu_time", "{forked}");
+    assert_eq!(forked["score"], 0, "{forked}");
+    let cpu = forked["cpu_seconds"].as_f64().expect("a CPU time");
+    assert!(cpu >= 1.0, "{cpu} s of CPU time charged");
+}
+
+#[test]
 fn a_game_abandoned_by_killing_its_server_is_not_played_again() {
     // The child sees all 20 cards, kills its server and exits before the
     // last placement: that game is judged as played (incomplete, 0), as

@@ -46,7 +46,9 @@ impl Server {
     pub(super) fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
         let start = Instant::now();
         let deadline = start + config.limits.wall;
-        let server_cpu = self.cpu_time();
+        // From where the last game's charge ended (what the program did
+        // before its first game is no game's, as documented).
+        let server_cpu = self.cpu_charged.or_else(|| self.cpu_time());
         let Some(ordered) = self.order(deadline) else {
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
@@ -165,9 +167,21 @@ impl Server {
             Some(ServerLine::Gone) => (None, true),
             _ => (None, false),
         };
+        // The server is frozen while a game is played, but not while it
+        // forks, reaps and reports (a few milliseconds; a large Python
+        // server's fork some tens), nor while the child has not yet spoken:
+        // what it used meanwhile is this game's too, so that no CPU time of
+        // the program escapes every game's limit.
+        let server_after = self.cpu_time();
+        self.cpu_charged = server_after;
+        let server_work = server_after
+            .zip(server_cpu)
+            .map(|(after, before)| after.saturating_sub(before));
         let cgroup = &setup.cgroup;
         let usage = Usage {
-            cpu_time: cgroup.cpu_time(),
+            cpu_time: cgroup
+                .cpu_time()
+                .map(|game| game + server_work.unwrap_or_default()),
             peak_memory: cgroup.peak_memory(),
             oom_killed: cgroup.oom_killed(),
         };
@@ -191,14 +205,8 @@ impl Server {
         // closes it there), and would have the evaluator wait after every
         // game. That is a misbehaving server.
         let stderr = stderr.recv_timeout(REPORT_TIMEOUT);
-        // Nor may the server work beside its games: it is frozen while one
-        // is played, but not while it forks, reaps and reports, which take
-        // it a few milliseconds; more is a server computing for its games
-        // outside their limits.
-        let server_work = self
-            .cpu_time()
-            .zip(server_cpu)
-            .map(|(after, before)| after.saturating_sub(before));
+        // Nor may the server work beside its games beyond a budget: more is
+        // a server computing for its games outside them, given up.
         let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
         let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
         let mut result = conclude(

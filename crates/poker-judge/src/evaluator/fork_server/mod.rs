@@ -63,6 +63,10 @@ pub(crate) struct Server {
     limit_setter: Option<LimitSetter>,
     /// Keeps the v1 freezer cheap to use around each game.
     _freezer_keepalive: Option<FreezerKeepalive>,
+    /// The server's CPU time charged to games so far: what it had used
+    /// when the last game was judged (`None` before the first game), so
+    /// that its work between two games is charged to the second.
+    cpu_charged: Option<Duration>,
 }
 
 /// What starting a server gave.
@@ -169,6 +173,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         process,
         limit_setter,
         _freezer_keepalive: freezer_keepalive,
+        cpu_charged: None,
     };
     // What the program did before p_startgame counts towards every
     // game's CPU time in a fresh process: a server that spent the
