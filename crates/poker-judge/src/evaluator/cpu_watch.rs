@@ -36,12 +36,14 @@ static ADDED: Condvar = Condvar::new();
 
 /// Watches the process behind `pidfd` (a duplicate is kept until it has
 /// ended): once `meter` reads `limit` or more, SIGKILL through the pidfd
-/// (never to a reused pid).
-///
-/// Errors: the pidfd cannot be duplicated or the watch's thread cannot be
-/// started; then `RLIMIT_CPU` and the judge's measure alone stand for the
-/// limit.
-pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> std::io::Result<()> {
+/// (never to a reused pid). When the pidfd cannot be duplicated or the
+/// watch's thread cannot be started, the run goes unwatched: `RLIMIT_CPU`
+/// and the judge's measure still hold its limit.
+pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) {
+    let _ = watch_too(pidfd, meter, limit);
+}
+
+fn watch_too(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> std::io::Result<()> {
     static THREAD: OnceLock<Result<(), String>> = OnceLock::new();
     THREAD
         .get_or_init(|| {

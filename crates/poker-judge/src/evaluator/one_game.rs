@@ -195,6 +195,10 @@ fn judge(
         n => format!("{n} placements"),
     };
     let limits = &config.limits;
+    let exceeded = |verdict: &RunVerdict, status| {
+        let limit = verdict.limit(limits).unwrap_or_default();
+        (status, Some(format!("{limit} exceeded after {placed}")))
+    };
     match ending {
         // RLIMIT_CPU is the kernel's guard, and it was seen to miss on a
         // loaded virtual machine (a program at 2 s of CPU time under a
@@ -205,11 +209,7 @@ fn judge(
         // taken whether or not the program's end is known: a fork server's
         // child that killed its server leaves no word on how it ended.
         ChannelEnding::Finished(_) if usage.cpu_time.is_some_and(|t| t >= limits.cpu) => {
-            let limit = RunVerdict::CpuTime.limit(limits).unwrap_or_default();
-            return (
-                GameStatus::CpuTime,
-                Some(format!("{limit} exceeded after {placed}")),
-            );
+            return exceeded(&RunVerdict::CpuTime, GameStatus::CpuTime);
         }
         ChannelEnding::Finished(_) => return (GameStatus::Ok, None),
         ChannelEnding::Violation(error) => return (GameStatus::Violation, Some(error.to_string())),
@@ -224,14 +224,10 @@ fn judge(
     }
     let timed_out = matches!(ending, ChannelEnding::TimedOut);
     let verdict = classify(outcome, timed_out, limits);
-    let exceeded = |status| {
-        let limit = verdict.limit(limits).unwrap_or_default();
-        (status, Some(format!("{limit} exceeded after {placed}")))
-    };
     match verdict {
-        RunVerdict::Memory => exceeded(GameStatus::Memory),
-        RunVerdict::CpuTime => exceeded(GameStatus::CpuTime),
-        RunVerdict::WallTime if timed_out => exceeded(GameStatus::Timeout),
+        RunVerdict::Memory => exceeded(&verdict, GameStatus::Memory),
+        RunVerdict::CpuTime => exceeded(&verdict, GameStatus::CpuTime),
+        RunVerdict::WallTime if timed_out => exceeded(&verdict, GameStatus::Timeout),
         RunVerdict::WallTime => (
             GameStatus::Incomplete,
             Some(format!("closed its channel after {placed}")),

@@ -162,9 +162,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
     let pidfd = Pid::from_child(&child);
     let pidfd = rustix::process::pidfd_open(pidfd, PidfdFlags::empty()).ok();
     if let (Some(pidfd), Some((meter, limit))) = (&pidfd, launch.cpu_watch()) {
-        // Without the watch, RLIMIT_CPU and the judge's measure still hold
-        // the limit.
-        let _ = super::cpu_watch::start(pidfd, meter, limit);
+        super::cpu_watch::start(pidfd, meter, limit);
     }
     Ok(Running {
         child,

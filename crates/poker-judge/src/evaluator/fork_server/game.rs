@@ -66,9 +66,7 @@ impl Server {
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
         if let Some(meter) = setup.cgroup.cpu_meter() {
-            // Without the watch, RLIMIT_CPU and the judge's measure still
-            // hold the limit.
-            let _ = cpu_watch::start(&setup.pidfd, meter, config.limits.cpu);
+            cpu_watch::start(&setup.pidfd, meter, config.limits.cpu);
         }
         let served = serve(&mut channel, ordered.first, &setup, deck, start, deadline);
         drop(channel);
