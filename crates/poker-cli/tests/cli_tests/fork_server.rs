@@ -574,7 +574,7 @@ fn a_servers_work_between_games_is_charged_to_the_game() {
     assert_eq!(forked["status"], "cpu_time", "{forked}");
     assert_eq!(forked["score"], 0, "{forked}");
     let cpu = forked["cpu_seconds"].as_f64().expect("a CPU time");
-    assert!(cpu >= 1.0, "{cpu} s of CPU time charged");
+    assert!(cpu >= 1.0, "{cpu} s of CPU time charged: {forked}");
 }
 
 #[test]
