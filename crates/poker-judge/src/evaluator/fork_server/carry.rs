@@ -95,7 +95,8 @@ impl Before {
         if processes != Some(1) {
             return Err("the program has another process beside its fork server".into());
         }
-        if dumpable(pid).map_err(unread)? {
+        let status = read(pid, "status").map_err(unread)?;
+        if dumpable(pid, &status).map_err(unread)? {
             return Err(
                 "the server is dumpable (its games could write its memory through /proc)".into(),
             );
@@ -121,7 +122,7 @@ impl Before {
         if read(pid, "limits").map_err(unread)? != self.limits {
             return Err("the game changed a resource limit of the server".into());
         }
-        signals(pid).map_err(unread)?
+        signals(pid, &status).map_err(unread)?
     }
 }
 
@@ -141,12 +142,11 @@ fn descriptors(pid: Pid) -> io::Result<BTreeMap<String, (String, String)>> {
     Ok(fds)
 }
 
-/// Whether `pid` is dumpable: the kernel gives its `/proc` files (but its
-/// folder) to its user then, and to root (of its user namespace, or the
-/// machine's) otherwise.
-fn dumpable(pid: Pid) -> io::Result<bool> {
+/// Whether `pid` (its `/proc/PID/status`: `status`) is dumpable: the
+/// kernel gives its `/proc` files (but its folder) to its user then, and to
+/// root (of its user namespace, or the machine's) otherwise.
+fn dumpable(pid: Pid, status: &str) -> io::Result<bool> {
     let owner = fs::metadata(proc_path(pid, "mem"))?.uid();
-    let status = read(pid, "status")?;
     let euid = status
         .lines()
         .find_map(|l| l.strip_prefix("Uid:"))
@@ -261,16 +261,16 @@ fn changed(before: &TmpTree, after: &TmpTree) -> Option<String> {
         .cloned()
 }
 
-/// A signal pending for `pid` or one of its threads but `SIGCHLD` (a game's
-/// end sends that), or a handler of `SIGCHLD`, as the error.
-fn signals(pid: Pid) -> io::Result<Result<(), String>> {
-    let status = read(pid, "status")?;
-    if mask(&status, "SigCgt:") & SIGCHLD_BIT != 0 {
+/// A signal pending for `pid` (its status: `status`) or one of its threads
+/// but `SIGCHLD` (a game's end sends that), or a handler of `SIGCHLD`, as
+/// the error.
+fn signals(pid: Pid, status: &str) -> io::Result<Result<(), String>> {
+    if mask(status, "SigCgt:") & SIGCHLD_BIT != 0 {
         return Ok(Err(
             "the server handles SIGCHLD (its handler sees how each game ended)".into(),
         ));
     }
-    let mut pending = mask(&status, "ShdPnd:");
+    let mut pending = mask(status, "ShdPnd:");
     for task in fs::read_dir(proc_path(pid, "task"))? {
         let path = task?.path().join("status");
         // A thread that ended meanwhile has nothing pending.
