@@ -61,12 +61,6 @@ pub use index::{DEAL_COUNT, Deal, DealError};
 pub use outcome::{GameEnd, Outcome};
 pub use vector::{ROUND_LIMIT, VectorSimulator};
 
-/// [`GameEnd`]'s former name.
-#[deprecated(
-    note = "renamed GameEnd (the evaluator's contest games have a GameStatus); removed in 0.4.0"
-)]
-pub type Status = GameEnd;
-
 /// Simulates the game of `a` against `b` (top cards first; A plays first)
 /// with the fast engine. Any deck lengths and rank counts work.
 pub fn simulate(a: &[Card], b: &[Card]) -> Outcome {
