@@ -188,6 +188,19 @@ mod tests {
     }
 
     #[test]
+    fn the_lowest_decks_played_fresh_are_kept_in_any_order() {
+        let mut tally = Tally::default();
+        for deck in (1..=9).rev() {
+            let mut game = GameResult::not_run(deck, String::new());
+            if deck == 1 || deck == 4 {
+                game.process = GameProcess::Forked;
+            }
+            tally.add(&game);
+        }
+        assert_eq!(tally.fresh_decks, [2, 3, 5, 6, 7]);
+    }
+
+    #[test]
     fn games_failing_alike_are_one_kind_with_their_lowest_decks() {
         let failed = |deck, reason: &str| GameResult::not_run(deck, reason.to_string());
         let mut tally = Tally::default();

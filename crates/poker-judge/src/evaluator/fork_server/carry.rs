@@ -342,6 +342,34 @@ VmFlags: rd sh mr mw me ms sd
     }
 
     #[test]
+    fn a_tmp_entry_made_removed_or_rewritten_is_a_change() {
+        let tree = |entries: &[(&str, u64, Option<&[u8]>)]| -> TmpTree {
+            entries
+                .iter()
+                .map(|&(path, ino, content)| {
+                    (
+                        path.to_string(),
+                        (ino, 0o100600, content.map(<[u8]>::to_vec)),
+                    )
+                })
+                .collect()
+        };
+        let before = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 6, None)]);
+        assert_eq!(changed(&before, &before.clone()), None);
+        let rewritten = tree(&[("/tmp/a", 5, Some(b"2")), ("/tmp/d", 6, None)]);
+        assert_eq!(changed(&before, &rewritten).as_deref(), Some("/tmp/a"));
+        let made = tree(&[
+            ("/tmp/a", 5, Some(b"1")),
+            ("/tmp/b", 7, None),
+            ("/tmp/d", 6, None),
+        ]);
+        assert_eq!(changed(&before, &made).as_deref(), Some("/tmp/b"));
+        let replaced = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 8, None)]);
+        assert_eq!(changed(&before, &replaced).as_deref(), Some("/tmp/d"));
+        assert_eq!(changed(&before, &TmpTree::new()).as_deref(), Some("/tmp/a"));
+    }
+
+    #[test]
     fn a_mapping_is_shared_when_its_permissions_end_in_s() {
         assert!(is_shared(
             "7f00-7f01 rw-s 00000000 00:01 5 /dev/zero (deleted)"
