@@ -135,7 +135,7 @@ fn eval_json(cmd: Command) -> Value {
 pub(crate) fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "on", true, extra, contestants));
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
-    assert_eq!(json["syscall_filter"], "poker-2", "{json}");
+    assert_eq!(json["syscall_filter"], "poker-3", "{json}");
     assert!(
         json["limits"].as_array().is_some_and(|l| !l.is_empty()),
         "no limits in {json}"

@@ -214,7 +214,9 @@ pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
-pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
+pub use mounts::{
+    ETC_FILES, FIRST_PASSED_FD, Mounts, PROGRAM_PATH, PYTHON_SCRIPT_PATH, reachable_by_others,
+};
 pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};
 pub use status::ProgramEnding;
