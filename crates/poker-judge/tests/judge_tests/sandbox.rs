@@ -205,7 +205,14 @@ fn a_jail_has_no_proc_and_five_devices() {
 fn network_has_only_loopback() {
     needs!(tier::SANDBOX);
     let jail = jail(&Limits::default(), &Mounts::default());
-    let (mut child, pid) = running_cat(&jail);
+    // `cat` lives until its standard input closes, whatever the load.
+    let mut child = jail
+        .command(Path::new("/bin/cat"), &[], &[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = cat_pid(&jail);
     let text = fs::read_to_string(format!("/proc/{pid}/net/dev")).unwrap();
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
@@ -218,15 +225,8 @@ fn network_has_only_loopback() {
     assert_eq!(names, ["lo"], "{text}");
 }
 
-/// Starts `cat` in `jail` (it lives until its standard input closes,
-/// whatever the load) and waits for it: the child and the pid of `cat`.
-fn running_cat(jail: &Jail) -> (std::process::Child, u32) {
-    let child = jail
-        .command(Path::new("/bin/cat"), &[], &[])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+/// Waits for `cat` to run in `jail`: its pid.
+fn cat_pid(jail: &Jail) -> u32 {
     let cat =
         |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default() == "cat\n";
     // The bound, far past a loaded machine's start-up, only stops a hang.
@@ -234,7 +234,7 @@ fn running_cat(jail: &Jail) -> (std::process::Child, u32) {
     loop {
         let pids = jail.cgroup().expect("a cgroup here").pids();
         if let Some(pid) = pids.into_iter().find(cat) {
-            return (child, pid);
+            return pid;
         }
         assert!(Instant::now() < deadline, "the program never started");
         std::thread::sleep(Duration::from_millis(5));
