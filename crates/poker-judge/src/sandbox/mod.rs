@@ -195,6 +195,7 @@ mod facts;
 mod fds;
 mod filter;
 mod image;
+mod lease;
 mod limits;
 mod mounts;
 pub mod plan;
@@ -213,6 +214,7 @@ pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
+pub use lease::MachineLease;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
 pub use mounts::{
     ETC_FILES, FIRST_PASSED_FD, Mounts, PROGRAM_PATH, PYTHON_SCRIPT_PATH, reachable_by_others,
