@@ -715,6 +715,29 @@ fn include_ptmx_finds_no_ptmx_in_the_compilers_jail() {
     );
 }
 
+// compile_forever.cpp (a constant that takes g++ minutes) with
+// --compile-time-limit 2; expected: not run, naming the compile limit;
+// round robin's score from the scorer.
+#[test]
+fn a_compile_that_runs_on_is_stopped_by_the_compile_time_limit() {
+    needs!(tier::SANDBOX, tier::CPP);
+    let s = scratch("compile_forever_on");
+    let json = on(
+        &s,
+        &["--compile-time-limit", "2"],
+        &[&hostile("compile_forever.cpp"), &roundrobin()],
+    );
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    let why = entry(&json, "compile_forever")["not_run"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{json}"))
+        .to_lowercase();
+    assert!(
+        why.contains("compil") && (why.contains("limit") || why.contains("2 s")),
+        "{why}"
+    );
+}
+
 // include_ptmx unsandboxed (default compile limit, 30 s); expected: the
 // compiler blocked on /dev/ptmx with the evaluator waiting for it (then
 // this test kills both).
