@@ -79,6 +79,46 @@ fn a_second_evaluation_waits_for_the_first_and_says_so() {
     assert_plays_like_roundrobin(&json, "roundrobin");
 }
 
+// Another evaluation holds the machine; expected: poker bench (which
+// starts jails too) says it waits, and plays once the lease is freed.
+#[test]
+fn bench_waits_for_the_machine_too() {
+    needs!(tier::SANDBOX);
+    let first = MachineLease::acquire(None, |_| {}).unwrap();
+    let mut child = common::poker()
+        .env_remove(SIDE_BY_SIDE.0)
+        .args([
+            "bench",
+            "--games",
+            "2",
+            "--quiet",
+            "--sandbox",
+            "on",
+            "--lib-dir",
+        ])
+        .arg(common::lib_dir())
+        .arg(roundrobin())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let waiting = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains("waiting"));
+    assert!(
+        waiting
+            .is_some_and(|l| l.starts_with("poker: waiting for the machine: another evaluation")),
+        "poker bench did not say it waits"
+    );
+    drop(first);
+    // Read to the end, so that poker never writes to a closed pipe.
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(child.wait().unwrap().success(), "{rest:?}");
+}
+
 // The test suite's variable set (as common::poker sets it); expected: no
 // lease taken, so no wait beside a held one, and a note saying so.
 #[test]
