@@ -213,7 +213,7 @@ pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
-pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
+pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};
 pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
 pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};

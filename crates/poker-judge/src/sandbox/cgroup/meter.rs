@@ -30,3 +30,14 @@ impl GameCgroup {
         })
     }
 }
+
+#[cfg(test)]
+impl CpuMeter {
+    /// A meter over a cgroup folder that does not exist.
+    pub(crate) fn unreadable_for_tests() -> CpuMeter {
+        CpuMeter {
+            version: &super::version::V2,
+            dir: "/nonexistent/poker-test-cgroup".into(),
+        }
+    }
+}
