@@ -7,16 +7,19 @@
 //! run, so its guard is extended by what they took: the busy time of the
 //! game's CPUs (`/proc/stat`, steal time included) less the game's own CPU
 //! time and the evaluator thread's that serves it. A game's own threads
-//! competing with each other extend nothing (their time is the game's),
-//! and a program that sleeps still ends at the guard plus what others took.
+//! competing with each other extend nothing (their time is the game's).
+//! Where the game's threads can be listed (its cgroup), the extension is
+//! also at most how long they waited on a run queue: a program that sleeps
+//! while others work waits for nothing, and ends at its guard.
 
 use crate::sandbox::CpuMeter;
 use rustix::thread::{CpuSet, sched_getaffinity};
 use std::time::{Duration, Instant};
 
-/// The guard is never extended past this many times the wall limit: what
-/// others take is bounded, whatever the kernel's accounting does.
-const MOST_EXTENSION: u32 = 10;
+/// The guard is extended by at most this many times the wall limit: a
+/// bound whatever the accounting says (a game whose waiting cannot be
+/// read, one unconfined, that sleeps while others work ends there).
+const MOST_EXTENSION: u32 = 4;
 
 /// The busy time of each CPU since boot (all but idle and iowait), indexed
 /// by CPU number; `None` when `/proc/stat` cannot be read.
@@ -80,6 +83,8 @@ pub(crate) struct Guard {
     evaluator_before: Duration,
     /// The game's own CPU time, once its cgroup is known.
     meter: Option<CpuMeter>,
+    /// The most its threads were seen to have waited for a CPU.
+    waited: std::cell::Cell<Duration>,
 }
 
 impl Guard {
@@ -93,6 +98,7 @@ impl Guard {
             cpus,
             evaluator_before: thread_time(),
             meter: None,
+            waited: std::cell::Cell::new(Duration::ZERO),
         }
     }
 
@@ -112,11 +118,17 @@ impl Guard {
     }
 
     /// When the game is stopped now: the wall limit after the start, plus
-    /// what others took so far (bounded by [`MOST_EXTENSION`]).
+    /// what others took so far, at most what the game's threads waited for
+    /// a CPU where that is known (and [`MOST_EXTENSION`] times the limit).
     pub(crate) fn deadline(&self) -> Instant {
         let own = self.meter.as_ref().and_then(CpuMeter::read);
-        let others = self.others(own.unwrap_or_default()).unwrap_or_default();
-        self.start + self.wall + others.min(self.wall * MOST_EXTENSION)
+        let mut extension = self.others(own.unwrap_or_default()).unwrap_or_default();
+        if let Some(waited) = self.meter.as_ref().and_then(CpuMeter::waited) {
+            // Threads that ended take their waits with them: the most seen.
+            self.waited.set(self.waited.get().max(waited));
+            extension = extension.min(self.waited.get());
+        }
+        self.start + self.wall + extension.min(self.wall * MOST_EXTENSION)
     }
 
     /// The deadline with nothing taken by others yet.

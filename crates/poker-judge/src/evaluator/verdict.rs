@@ -38,7 +38,10 @@ impl RunVerdict {
             RunVerdict::CpuTime => {
                 Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64()))
             }
-            RunVerdict::WallTime => Some(format!("time limit of {} s", limits.wall.as_secs_f64())),
+            RunVerdict::WallTime => Some(format!(
+                "wall-clock limit of {} s",
+                limits.wall.as_secs_f64()
+            )),
             _ => None,
         }
     }
@@ -192,7 +195,10 @@ mod tests {
             ..Limits::default()
         };
         let told = |verdict: RunVerdict| verdict.limit(&limits);
-        assert_eq!(told(RunVerdict::WallTime).unwrap(), "time limit of 0.5 s");
+        assert_eq!(
+            told(RunVerdict::WallTime).unwrap(),
+            "wall-clock limit of 0.5 s"
+        );
         assert_eq!(told(RunVerdict::CpuTime).unwrap(), "CPU time limit of 1 s");
         assert_eq!(told(RunVerdict::Memory).unwrap(), "memory limit of 64 MiB");
         assert_eq!(told(RunVerdict::FileSize), None);

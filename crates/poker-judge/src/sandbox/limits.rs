@@ -136,7 +136,10 @@ impl fmt::Display for Enforcement {
         match self {
             Enforcement::Cgroup { version } => write!(f, "cgroup v{version}"),
             Enforcement::CgroupWatch { version } => {
-                write!(f, "cgroup v{version} watched, and rlimit per process")
+                write!(
+                    f,
+                    "cgroup v{version} watched, with an rlimit per process as a backstop above it"
+                )
             }
             Enforcement::Rlimit {
                 scope: RlimitScope::Process,
