@@ -827,8 +827,9 @@ fn a_forked_game_has_the_cpu_time_limit_of_a_fresh_one() {
     let fallback = &forked["contestants"][0]["fork_server_fallback"];
     assert!(fallback.is_null(), "{fallback}");
     let forked = limits(&forked);
-    // Soft 2 s, hard one more (SIGKILL after SIGXCPU), as Limits documents.
-    let expected = ["Max", "cpu", "time", "2", "3", "seconds"].map(String::from);
+    // The watch holds the 2 s; RLIMIT_CPU is its backstop at twice that,
+    // hard one more (SIGKILL after SIGXCPU), as Limits::cpu_rlimit says.
+    let expected = ["Max", "cpu", "time", "4", "5", "seconds"].map(String::from);
     assert_eq!(fresh, vec![expected.to_vec(); 2]);
     assert_eq!(forked, fresh);
 }

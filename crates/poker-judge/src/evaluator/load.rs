@@ -161,23 +161,26 @@ mod tests {
 
     #[test]
     fn the_evaluators_own_work_extends_no_guard() {
-        // This thread's work is the evaluator's: it is not others'. Others
-        // on this machine may still add some, never more than the wall
-        // time passed.
-        let start = Instant::now();
-        let guard = Guard::new(start, Duration::from_secs(1));
-        let began = thread_time();
-        while thread_time() - began < Duration::from_millis(300) {
-            std::hint::black_box(0u64);
-        }
-        let others = guard.others(Duration::ZERO).unwrap();
-        let cpus = guard.cpus.len() as u32;
-        let passed = start.elapsed();
-        // This thread used 300 ms of the `passed * cpus` the CPUs had;
-        // others had at most the rest (a tick of slack for the sampling).
-        assert!(
-            others <= (passed * cpus).saturating_sub(Duration::from_millis(280)),
-            "{others:?} of {passed:?} on {cpus} CPUs"
-        );
+        // This thread's work is the evaluator's, not others': on its one
+        // CPU, others took at most what this thread did not use of the
+        // wall time passed (a tick of slack each way for the sampling).
+        std::thread::spawn(|| {
+            let cpu = own_cpus()[0];
+            let _pinned = crate::evaluator::affinity::Pinned::to_cpu(cpu).unwrap();
+            let start = Instant::now();
+            let guard = Guard::new(start, Duration::from_secs(1));
+            let began = thread_time();
+            while thread_time() - began < Duration::from_millis(300) {
+                std::hint::black_box(0u64);
+            }
+            let others = guard.others(Duration::ZERO).unwrap();
+            let passed = start.elapsed();
+            assert!(
+                others <= passed.saturating_sub(Duration::from_millis(280)),
+                "{others:?} of {passed:?}"
+            );
+        })
+        .join()
+        .unwrap();
     }
 }

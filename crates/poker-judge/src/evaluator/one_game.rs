@@ -104,7 +104,7 @@ pub(crate) fn play_launched(
     let watch = running.cpu_watch.clone();
     let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
     let measured = Measured {
-        others: guard.others(usage.cpu_time.unwrap_or_default()),
+        others: usage.cpu_time.and_then(|own| guard.others(own)),
         usage,
         watch,
     };

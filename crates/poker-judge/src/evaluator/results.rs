@@ -90,7 +90,9 @@ pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Opti
     }
     (wall > 0.0 && others > NOTICEABLE_LOAD * wall).then(|| {
         format!(
-            "other processes took {others:.2} s of CPU time on the games' CPUs, {:.0}% of              their {wall:.2} s: each game's CPU time was measured apart and its time guard              extended, but for fair timing run on quiet CPUs (see `poker doctor`, --cpus)",
+            "other processes took {others:.2} s of CPU time on the games' CPUs, {:.0}% of \
+             their {wall:.2} s: each game's CPU time was measured apart and its guard \
+             extended, but for fair timing run on quiet CPUs (see `poker doctor`, --cpus)",
             100.0 * others / wall
         )
     })

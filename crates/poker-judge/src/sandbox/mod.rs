@@ -122,6 +122,18 @@
 //! - CPU contention between concurrent games (`poker bench --jobs`, one
 //!   contestant only).
 //!
+//! # Timing
+//!
+//! The contest's limit is CPU time, measured by the game's cgroup and held
+//! by the evaluator's watch, with `RLIMIT_CPU` a backstop at twice it (the
+//! kernel's tick-sampled count overcharges a process sharing its CPU). The
+//! wall clock is a hang guard, extended by the CPU time others took on the
+//! game's CPUs while it waited; no game is ever played again because of how
+//! it ended (a program could use that to redraw a deal it disliked). What
+//! is still shared, and what an organiser does about it (`poker doctor`):
+//! caches, memory bandwidth, SMT siblings and the CPU's frequency, which
+//! change how much work a CPU-second buys; docs/contest.md, "Fair timing".
+//!
 //! # Users
 //!
 //! When the evaluator runs as root, each game runs as a uid and gid of its

@@ -231,7 +231,7 @@ impl Server {
         let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
         let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
         let measured = Measured {
-            others: judged.guard.others(usage.cpu_time.unwrap_or_default()),
+            others: usage.cpu_time.and_then(|own| judged.guard.others(own)),
             usage,
             watch: judged.watch,
         };
