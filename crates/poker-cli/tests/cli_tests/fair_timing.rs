@@ -339,3 +339,50 @@ fn a_self_raised_sigxcpu_under_the_limit_is_a_crash_and_not_played_again() {
     let starts = std::fs::read_to_string(&log).unwrap();
     assert_eq!(starts, "start\nstart\n");
 }
+
+#[test]
+fn the_doctor_says_each_finding_with_its_fix_and_the_audit_carries_them() {
+    needs!(tier::SANDBOX);
+    let out = common::poker()
+        .args(["doctor", "--json", "--cpus", "0"])
+        .output()
+        .expect("run poker doctor");
+    // Exit 0: nothing here stops judging (the sandbox and its cgroups run).
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let findings: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = findings.as_array().unwrap();
+    let by = |check: &str| findings.iter().find(|f| f["check"] == check).unwrap();
+    assert_eq!(by("sandbox")["status"], "ok");
+    assert_eq!(by("cgroups")["status"], "ok");
+    for f in findings {
+        let status = f["status"].as_str().unwrap();
+        assert!(
+            ["ok", "warning", "problem", "not_applicable"].contains(&status),
+            "{f}"
+        );
+        assert_eq!(
+            f["fix"].is_string(),
+            matches!(status, "warning" | "problem"),
+            "{f}"
+        );
+    }
+    // A CPU this process may not run on is refused before anything runs.
+    let out = common::poker()
+        .args(["eval", "--cpus", "1023", "c_examples/roundrobin.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains("--cpus: this process may not run on CPU 1023"));
+    // The evaluation's audit records the same checks.
+    let report = eval(&["--cpus", "0", "c_examples/roundrobin.c"]);
+    let environment = report["audit"]["environment"].as_array().unwrap();
+    let checks: Vec<&str> = environment
+        .iter()
+        .map(|f| f["check"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = findings
+        .iter()
+        .map(|f| f["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(checks, expected);
+}
