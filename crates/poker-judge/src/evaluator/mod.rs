@@ -53,10 +53,6 @@ use std::time::Duration;
 /// The contest's limit per game: CPU time.
 pub const DEFAULT_CPU_LIMIT: Duration = Duration::from_secs(5);
 
-/// [`DEFAULT_CPU_LIMIT`]'s former name.
-#[deprecated(note = "the contest's limit is CPU time: DEFAULT_CPU_LIMIT; removed in 0.4.0")]
-pub const DEFAULT_TIME_LIMIT: Duration = DEFAULT_CPU_LIMIT;
-
 /// Plays `program` once on each of `count` decks (deck `i`, 1-based, is
 /// `deck_of(i)`), `config.jobs` games at a time, calling `on_game` after
 /// each (from any thread, in any order; nothing is kept here, so memory
