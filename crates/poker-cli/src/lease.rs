@@ -13,12 +13,12 @@ use poker_judge::sandbox::MachineLease;
 /// docs/sandbox.md). Never set by default.
 pub const SIDE_BY_SIDE_ENV: &str = "POKER_SANDBOX_SIDE_BY_SIDE";
 
-/// Takes the lease of the machine (`cpus` is `None`) or of `cpus`, for a
-/// run in the sandbox, saying on stderr when it must wait and for what.
+/// Takes the lease of the machine, or of the CPUs the organiser named
+/// (`config.cpus`, `--cpus`), for a run in the sandbox, saying on stderr when it must wait and for what.
 /// `None` for plain processes (nothing confined, nothing to lease) and
 /// when [`SIDE_BY_SIDE_ENV`] is `1` (said on stderr). Errors: the lock
 /// folder cannot be used.
-pub fn take(config: &RunConfig, cpus: Option<&[usize]>) -> anyhow::Result<Option<MachineLease>> {
+pub fn take(config: &RunConfig) -> anyhow::Result<Option<MachineLease>> {
     if !matches!(config.launcher, Launcher::Bubblewrap { .. }) {
         return Ok(None);
     }
@@ -29,7 +29,7 @@ pub fn take(config: &RunConfig, cpus: Option<&[usize]>) -> anyhow::Result<Option
         );
         return Ok(None);
     }
-    let lease = MachineLease::acquire(cpus, |busy| {
+    let lease = MachineLease::acquire(config.cpus.as_deref(), |busy| {
         eprintln!(
             "poker: waiting for the machine: {busy}. Evaluations on one machine take turns, \
              unless each is given CPUs of its own (--cpus)."

@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("poker: warning: {warning}");
     }
     // Held from the compilation to the last game.
-    let _lease = crate::lease::take(&config, None)?;
+    let _lease = crate::lease::take(&config)?;
     let toolchain = args.run.toolchain(&config)?;
     let contestant = toolchain.prepare(&supervisor, &args.contestant);
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;

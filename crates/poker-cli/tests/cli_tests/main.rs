@@ -16,6 +16,7 @@ mod common;
 mod cpp;
 mod docs;
 mod evaluator;
+mod fair_timing;
 mod first_hour;
 mod fork_server;
 mod freecell_cli;

@@ -56,7 +56,7 @@ pub(crate) fn roundrobin() -> PathBuf {
     common::root().join("c_examples/roundrobin.c")
 }
 
-/// `poker eval [--json] --sandbox MODE ... --decks DECK --time-limit 5
+/// `poker eval [--json] --sandbox MODE ... --decks DECK --wall-limit 5
 /// EXTRA -- CONTESTANTS`, run in the scratch folder with its TMPDIR.
 pub(crate) fn command(
     s: &Scratch,
@@ -76,7 +76,7 @@ pub(crate) fn command(
         .arg(&s.deck)
         .arg("--order-seed")
         .arg(in_order_seed(contestants.len()).to_string())
-        .args(["--time-limit", "5"])
+        .args(["--wall-limit", "5"])
         .args(extra)
         .arg("--")
         .args(contestants)

@@ -136,6 +136,18 @@
 //!   contestant only), and between evaluations on disjoint CPU sets:
 //!   the caches those CPUs share, memory bandwidth, the clock frequency.
 //!
+//! # Timing
+//!
+//! The contest's limit is CPU time, measured by the game's cgroup and held
+//! by the evaluator's watch, with `RLIMIT_CPU` a backstop at twice it (the
+//! kernel's tick-sampled count overcharges a process sharing its CPU). The
+//! wall clock is a hang guard, extended by the CPU time others took on the
+//! game's CPUs while it waited; no game is ever played again because of how
+//! it ended (a program could use that to redraw a deal it disliked). What
+//! is still shared, and what an organiser does about it (`poker doctor`):
+//! caches, memory bandwidth, SMT siblings and the CPU's frequency, which
+//! change how much work a CPU-second buys; docs/contest.md, "Fair timing".
+//!
 //! # Users
 //!
 //! When the evaluator runs as root, each game runs as a uid and gid of its
@@ -229,7 +241,7 @@ pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
 pub use lease::MachineLease;
-pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
+pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};
 pub use mounts::{
     ETC_FILES, FIRST_PASSED_FD, Mounts, PROGRAM_PATH, PYTHON_SCRIPT_PATH, reachable_by_others,
 };

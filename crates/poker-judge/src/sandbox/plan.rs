@@ -165,10 +165,10 @@ pub fn rlimits(
     file_size: Option<u64>,
 ) -> Vec<(Resource, u64, u64)> {
     let l = limits;
-    let cpu = l.cpu_seconds();
+    let (cpu_soft, cpu_hard) = l.cpu_rlimit(facts.cgroup.as_ref().is_some_and(|c| c.cpu));
     let mut r = vec![
         (Resource::Nofile, l.open_files.into(), l.open_files.into()),
-        (Resource::Cpu, cpu, cpu + 1),
+        (Resource::Cpu, cpu_soft, cpu_hard),
         (Resource::Core, 0, 0),
     ];
     if let Some(bytes) = file_size {
@@ -208,7 +208,8 @@ mod tests {
             rlimits(&limits, &with_cgroup, None),
             vec![
                 (Resource::Nofile, 64, 64),
-                (Resource::Cpu, 5, 6),
+                // The watch holds 5 s; the backstop is twice that.
+                (Resource::Cpu, 10, 11),
                 (Resource::Core, 0, 0),
             ]
         );

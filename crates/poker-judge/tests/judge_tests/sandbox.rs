@@ -349,7 +349,7 @@ fn open_stops_at_the_file_limit_with_emfile() {
 }
 
 #[test]
-fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
+fn busy_loop_dies_of_sigxcpu_at_the_rlimit_backstop() {
     needs!(tier::SANDBOX);
     let limits = Limits {
         cpu: Duration::from_secs(1),
@@ -364,9 +364,11 @@ fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
         run.stderr
     );
     let cpu = run.outcome.usage.cpu_time.expect("cpu time");
-    // The kernel's RLIMIT_CPU ticks and the cgroup's accounting differ by
-    // some milliseconds (946 ms was seen on a loaded machine).
-    assert!(cpu >= Duration::from_millis(800), "{cpu:?}");
+    // With a cgroup the evaluator's watch holds the limit (no watch runs
+    // here), and RLIMIT_CPU is a backstop at twice it: 2 s of the kernel's
+    // tick-sampled count, which overcharges a loaded CPU (1.45 times was
+    // seen), so past the 1 s limit by the cgroup's measure.
+    assert!(cpu >= Duration::from_secs(1), "{cpu:?}");
 }
 
 #[test]
