@@ -6,9 +6,10 @@
 use super::carry::Before;
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
-use crate::evaluator::cpu_watch;
+use crate::evaluator::cpu_watch::{self, Watch};
+use crate::evaluator::load::Guard;
 use crate::evaluator::manager::{self, ChannelEnding};
-use crate::evaluator::one_game::{EXIT_GRACE, conclude};
+use crate::evaluator::one_game::{EXIT_GRACE, Measured, conclude};
 use crate::evaluator::process;
 use crate::evaluator::{GameStatus, RunConfig};
 use crate::sandbox::{GameCgroup, Limits, Outcome, ProgramEnding, Usage};
@@ -46,6 +47,13 @@ struct Served1 {
     seconds: f64,
 }
 
+/// What the judge keeps of a game while it is played: its wall-clock
+/// guard, and whether its CPU-time limit is watched.
+struct Judged {
+    guard: Guard,
+    watch: Watch,
+}
+
 /// What measuring and judging a game served needs.
 struct After {
     served: Served1,
@@ -56,6 +64,7 @@ struct After {
     server_cpu: Option<Duration>,
     /// The server's state at the freeze before the game.
     before: Before,
+    judged: Judged,
 }
 
 impl Server {
@@ -94,10 +103,14 @@ impl Server {
             self.end_game(&setup);
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
-        if let Some(meter) = setup.cgroup.cpu_meter() {
-            cpu_watch::start(&setup.pidfd, meter, child_limits.cpu);
-        }
-        let served = serve(&mut channel, ordered.first, &setup, deck, start, deadline);
+        let meter = setup.cgroup.cpu_meter();
+        let watch = match meter.clone() {
+            Some(meter) => cpu_watch::start(&setup.pidfd, meter, child_limits.cpu),
+            None => Watch::Absent,
+        };
+        let mut guard = Guard::new(start, config.limits.wall);
+        guard.measure_game_by(meter);
+        let served = serve(&mut channel, ordered.first, &setup, deck, start, &guard);
         drop(channel);
         let after = After {
             served,
@@ -105,6 +118,7 @@ impl Server {
             stderr: ordered.stderr,
             server_cpu,
             before,
+            judged: Judged { guard, watch },
         };
         self.measure_and_judge(after, number, config)
     }
@@ -173,6 +187,7 @@ impl Server {
             stderr,
             server_cpu,
             before,
+            judged,
         } = after;
         let Served1 {
             ending,
@@ -231,10 +246,11 @@ impl Server {
         let cgroup = &setup.cgroup;
         // And what it did before its first game, as a fresh process does
         // it in every game.
+        let spent = cgroup
+            .cpu_time()
+            .map(|game| game + server_work.unwrap_or_default());
         let usage = Usage {
-            cpu_time: cgroup
-                .cpu_time()
-                .map(|game| game + server_work.unwrap_or_default() + self.startup),
+            cpu_time: spent.map(|spent| spent + self.startup),
             peak_memory: cgroup.peak_memory(),
             oom_killed: cgroup.oom_killed(),
         };
@@ -273,11 +289,18 @@ impl Server {
         } else {
             left
         };
+        // Others' time on the game's CPU: what was busy less what the game
+        // spent meanwhile (its start-up was spent before).
+        let measured = Measured {
+            others: spent.and_then(|own| judged.guard.others(own)),
+            usage,
+            watch: judged.watch,
+        };
         let mut result = conclude(
             &game,
             ending,
             outcome.as_ref(),
-            &usage,
+            &measured,
             &stderr.unwrap_or_default(),
             seconds,
             number,
@@ -307,11 +330,12 @@ fn serve(
     setup: &GameSetup<GameCgroup>,
     deck: &ContestDeck,
     start: Instant,
-    deadline: Instant,
+    guard: &Guard,
 ) -> Served1 {
     let mut game = Game::new(*deck);
+    let deadline = guard.first_deadline();
     let mut link = Prefed::new(Some(first), channel, deadline, Some(setup.pidfd.as_fd()));
-    let ending = manager::serve_link(&mut link, &mut game);
+    let ending = manager::serve_link(&mut link.guarded_by(guard), &mut game);
     Served1 {
         ending,
         game,
