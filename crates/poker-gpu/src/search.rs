@@ -102,6 +102,11 @@ pub fn run_from(
     mut after_batch: impl FnMut(&Partial) -> ControlFlow<()>,
     checks: &mut Checks,
 ) -> Result<Partial, GpuError> {
+    // The CPU's share (claims, samples, extension) on the search's threads.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(search.threads.get())
+        .build()
+        .map_err(|e| GpuError::Device(format!("cannot start the CPU's worker threads: {e}")))?;
     let blocks = search.work.blocks();
     let mut done = from;
     while done.blocks < blocks {
@@ -109,7 +114,7 @@ pub fn run_from(
         let filling = done.report.best.len() < search.top;
         let count = if filling { 1 } else { DISPATCH_BLOCKS }.min(blocks - done.blocks);
         let span = span(&search.work, done.blocks, count);
-        let reports = dispatch(gpu, search, &done.report, &span, checks)?;
+        let reports = dispatch(gpu, search, &done.report, &span, checks, &pool)?;
         for r in reports {
             progress(r.deals);
             r.loops.iter().for_each(&mut on_loop);
@@ -216,6 +221,7 @@ fn dispatch(
     sofar: &Report,
     span: &Span,
     checks: &mut Checks,
+    pool: &rayon::ThreadPool,
 ) -> Result<Vec<Report>, GpuError> {
     let maker = Maker::of(&search.work);
     let top_cut = match search.top {
@@ -260,7 +266,7 @@ fn dispatch(
     let Some(claims) = claims else {
         // More claims than the buffer holds: the CPU plays the dispatch.
         checks.cpu_blocks += span.count;
-        return Ok((0..span.count).into_par_iter().map(on_cpu).collect());
+        return Ok(pool.install(|| (0..span.count).into_par_iter().map(on_cpu).collect()));
     };
     let mut by_block: Vec<Vec<Claim>> = vec![Vec::new(); span.count as usize];
     for c in claims {
@@ -273,28 +279,30 @@ fn dispatch(
         };
         list.push(c);
     }
-    let results: Vec<Result<Block, GpuError>> = by_block
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, mut claims)| {
-            let i = i as u64;
-            if flags.get(i as usize).is_some_and(|&f| f != 0)
-                && matches!(maker, Maker::Random { .. })
-            {
-                return Ok(Block::OnCpu(on_cpu(i)));
-            }
-            claims.sort_by_key(|c| c.deal);
-            checked_block(
-                search,
-                maker,
-                span.first + i,
-                span.lengths[i as usize],
-                samples[i as usize],
-                claim_from,
-                &claims,
-            )
-        })
-        .collect();
+    let results: Vec<Result<Block, GpuError>> = pool.install(|| {
+        by_block
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, mut claims)| {
+                let i = i as u64;
+                if flags.get(i as usize).is_some_and(|&f| f != 0)
+                    && matches!(maker, Maker::Random { .. })
+                {
+                    return Ok(Block::OnCpu(on_cpu(i)));
+                }
+                claims.sort_by_key(|c| c.deal);
+                checked_block(
+                    search,
+                    maker,
+                    span.first + i,
+                    span.lengths[i as usize],
+                    samples[i as usize],
+                    claim_from,
+                    &claims,
+                )
+            })
+            .collect()
+    });
     let mut sums = Report::extending(search.top, search.extend);
     sums.checksum = checksum;
     if search.extend.is_some() {
