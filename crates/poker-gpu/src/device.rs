@@ -328,10 +328,8 @@ impl Gpu {
             pass.set_bind_group(0, &bind, &[]);
             pass.set_pipeline(&self.deal);
             pass.dispatch_workgroups(gx, gy, 1);
-            if std::env::var("XX_DEAL_ONLY").is_err() {
-                pass.set_pipeline(&self.play);
-                pass.dispatch_workgroups(gx, gy, 1);
-            }
+            pass.set_pipeline(&self.play);
+            pass.dispatch_workgroups(gx, gy, 1);
         }
         let mut offset = 0;
         for (buffer, size) in parts {

@@ -275,87 +275,198 @@ fn deal(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
 
 // ------------------------------------------------------------------- play
 
-// Decks: two rings of 64 cards (A's at 0..63, B's at 64..127), four bits
-// a card; the pile: 64 cards, four bits a card.
-fn card_at(q: ptr<function, array<u32, 16>>, i: u32) -> u32 {
-    return ((*q)[i >> 3u] >> ((i & 7u) * 4u)) & 15u;
+// A deck is run-length coded, as in the CPU engines: runs of "z number
+// cards, then a payment card", then a tail of number cards. A run is one
+// byte, z << 2 | (penalty - 1) (z <= 36). Each deck's runs live in a ring
+// of 16 bytes in one vec4 (there are 16 payment cards, so never more
+// runs), and everything is indexed by vector lanes, not arrays: on a GPU
+// the game stays in registers. A round costs a few steps per payment
+// card, not per card.
+struct Game {
+    // A's and B's rings of runs.
+    ring_a: vec4<u32>,
+    ring_b: vec4<u32>,
+    // Per player (lane 0 A, lane 1 B): where its runs start, how many,
+    // the number cards after the last run, and the cards held.
+    head: vec2<u32>,
+    runs: vec2<u32>,
+    tail: vec2<u32>,
+    held: vec2<u32>,
 }
 
-fn set_card(q: ptr<function, array<u32, 16>>, i: u32, v: u32) {
-    let w = i >> 3u;
-    let s = (i & 7u) * 4u;
-    (*q)[w] = ((*q)[w] & ~(15u << s)) | (v << s);
+fn byte_at(ring: vec4<u32>, slot: u32) -> u32 {
+    let i = slot & 15u;
+    return (ring[i >> 2u] >> ((i & 3u) * 8u)) & 0xffu;
 }
 
-fn pile_at(q: ptr<function, array<u32, 8>>, i: u32) -> u32 {
-    return ((*q)[i >> 3u] >> ((i & 7u) * 4u)) & 15u;
+fn with_byte(ring: vec4<u32>, slot: u32, v: u32) -> vec4<u32> {
+    let i = slot & 15u;
+    let s = (i & 3u) * 8u;
+    var r = ring;
+    r[i >> 2u] = (r[i >> 2u] & ~(0xffu << s)) | (v << s);
+    return r;
 }
 
-fn set_pile(q: ptr<function, array<u32, 8>>, i: u32, v: u32) {
-    let w = i >> 3u;
-    let s = (i & 7u) * 4u;
-    (*q)[w] = ((*q)[w] & ~(15u << s)) | (v << s);
+fn run_at(g: ptr<function, Game>, d: u32, slot: u32) -> u32 {
+    return byte_at(select((*g).ring_a, (*g).ring_b, d == 1u), slot);
+}
+
+fn set_run(g: ptr<function, Game>, d: u32, slot: u32, v: u32) {
+    if d == 0u {
+        (*g).ring_a = with_byte((*g).ring_a, slot, v);
+    } else {
+        (*g).ring_b = with_byte((*g).ring_b, slot, v);
+    }
 }
 
 fn pays(card: u32) -> u32 {
     return select(card, JACK_PAYS, card == 1u);
 }
 
+// Number cards before the hand's next payment card (all its cards if it
+// holds none).
+fn distance(g: ptr<function, Game>, d: u32) -> u32 {
+    if (*g).runs[d] == 0u {
+        return (*g).tail[d];
+    }
+    return run_at(g, d, (*g).head[d]) >> 2u;
+}
+
+// The hand plays `k` number cards (at most its distance).
+fn play_numbers(g: ptr<function, Game>, d: u32, k: u32) {
+    if (*g).runs[d] == 0u {
+        (*g).tail[d] -= k;
+    } else {
+        let slot = (*g).head[d];
+        set_run(g, d, slot, run_at(g, d, slot) - (k << 2u));
+    }
+    (*g).held[d] -= k;
+}
+
+// The hand plays its next card, a payment card (its distance is 0):
+// returns the card's penalty.
+fn play_payment(g: ptr<function, Game>, d: u32) -> u32 {
+    let card = (run_at(g, d, (*g).head[d]) & 3u) + 1u;
+    (*g).head[d] += 1u;
+    (*g).runs[d] -= 1u;
+    (*g).held[d] -= 1u;
+    return card;
+}
+
 // Plays the deal: (cards, tricks, still running).
 fn play_deal(places: vec4<u32>) -> vec3<u32> {
-    var decks: array<u32, 16>;
+    // The payment cards' places, bit i of lane d for place 26d + i, and
+    // their penalty - 1 in two bit planes.
+    var all = vec2<u32>(0u);
+    var low = vec2<u32>(0u);
+    var high = vec2<u32>(0u);
     for (var i = 0u; i < 16u; i++) {
         let place = (places[i / 4u] >> (8u * (i % 4u))) & 0xffu;
-        // B's cards start at 64: place 26 is B's top card.
-        let at = select(place, place - 26u + 64u, place >= 26u);
-        set_card(&decks, at, 4u - i / 4u);
+        let d = select(0u, 1u, place >= 26u);
+        let bit = 1u << (place - 26u * d);
+        let code = 3u - i / 4u;
+        all[d] |= bit;
+        low[d] |= select(0u, bit, (code & 1u) != 0u);
+        high[d] |= select(0u, bit, (code & 2u) != 0u);
     }
-    var head = vec2<u32>(0u, 0u);
-    var held = vec2<u32>(26u, 26u);
-    var pile: array<u32, 8>;
-    var piled = 0u;
-    var player = 0u;
-    var owed = 0u;
+    var g: Game;
+    for (var d = 0u; d < 2u; d++) {
+        var left = all[d];
+        var next = 0u;
+        var count = 0u;
+        while left != 0u {
+            let place = countTrailingZeros(left);
+            let code = ((low[d] >> place) & 1u) | (((high[d] >> place) & 1u) << 1u);
+            set_run(&g, d, count, ((place - next) << 2u) | code);
+            count += 1u;
+            next = place + 1u;
+            left &= left - 1u;
+        }
+        g.runs[d] = count;
+        g.tail[d] = 26u - next;
+    }
+    g.held = vec2<u32>(26u);
     var cards = 0u;
     var tricks = 0u;
+    var leader = 0u;
     loop {
+        // The pile: its runs (bytes, as in a deck), then `loose` number
+        // cards.
+        var pile = vec4<u32>(0u);
+        var piled = 0u;
+        var loose = 0u;
         var winner = 2u;
-        if held[player] == 0u {
-            winner = 1u - player;
+        var payer = 0u;
+        var owed = 0u;
+        // Free play: the players alternate, the leader first, until one
+        // turns up a payment card or has no card left.
+        let other = 1u - leader;
+        let zl = distance(&g, leader);
+        let zo = distance(&g, other);
+        var first = leader;
+        var numbers = 2u * zl;
+        var own = zl;
+        if zo < zl {
+            first = other;
+            numbers = 2u * zo + 1u;
+            own = zo;
+        }
+        play_numbers(&g, leader, numbers - own);
+        play_numbers(&g, other, own);
+        var round_cards = numbers;
+        if g.runs[first] == 0u {
+            winner = 1u - first;
+            loose = numbers;
         } else {
-            let card = card_at(&decks, player * 64u + (head[player] & 63u));
-            head[player] += 1u;
-            held[player] -= 1u;
-            set_pile(&pile, piled, card);
-            piled += 1u;
-            cards += 1u;
-            if card != 0u {
-                owed = pays(card);
-                player = 1u - player;
-            } else if owed == 0u {
-                player = 1u - player;
-            } else if owed == 1u {
-                winner = 1u - player;
+            let card = play_payment(&g, first);
+            pile = with_byte(pile, 0u, (numbers << 2u) | (card - 1u));
+            piled = 1u;
+            round_cards += 1u;
+            payer = 1u - first;
+            owed = pays(card);
+        }
+        // Payments: each payer pays in full with number cards, or turns up
+        // a payment card (the other player now owes), or runs out.
+        while winner == 2u {
+            let z = distance(&g, payer);
+            if z >= owed || g.runs[payer] == 0u {
+                let paid = min(z, owed);
+                play_numbers(&g, payer, paid);
+                loose = paid;
+                round_cards += paid;
+                winner = 1u - payer;
             } else {
-                owed -= 1u;
+                play_numbers(&g, payer, z);
+                let card = play_payment(&g, payer);
+                pile = with_byte(pile, piled, (z << 2u) | (card - 1u));
+                piled += 1u;
+                round_cards += z + 1u;
+                owed = pays(card);
+                payer = 1u - payer;
             }
         }
-        if winner < 2u {
-            for (var i = 0u; i < piled; i++) {
-                set_card(&decks, winner * 64u + ((head[winner] + held[winner]) & 63u), pile_at(&pile, i));
-                held[winner] += 1u;
+        // The winner takes the pile under its deck.
+        cards += round_cards;
+        tricks += 1u;
+        if piled == 0u {
+            g.tail[winner] += loose;
+        } else {
+            let at = g.head[winner] + g.runs[winner];
+            set_run(&g, winner, at, byte_at(pile, 0u) + (g.tail[winner] << 2u));
+            for (var i = 1u; i < piled; i++) {
+                set_run(&g, winner, at + i, byte_at(pile, i));
             }
-            piled = 0u;
-            owed = 0u;
-            tricks += 1u;
-            if held[1u - winner] == 0u {
-                return vec3<u32>(cards, tricks, 0u);
-            }
-            if tricks >= params.max_tricks {
-                return vec3<u32>(cards, tricks, 1u);
-            }
-            player = winner;
+            g.runs[winner] += piled;
+            g.tail[winner] = loose;
         }
+        g.held[winner] += round_cards;
+        if g.held[1u - winner] == 0u {
+            return vec3<u32>(cards, tricks, 0u);
+        }
+        if tricks >= params.max_tricks {
+            return vec3<u32>(cards, tricks, 1u);
+        }
+        leader = winner;
     }
     return vec3<u32>(cards, tricks, 1u);
 }
