@@ -160,34 +160,51 @@ fn sample_place(first_key: u128, deals: u64) -> u32 {
 /// How one deal of the work is made, on the CPU.
 #[derive(Clone, Copy)]
 enum Maker {
-    Random { seed: u64 },
-    Range { start: u128 },
+    /// Random deals: the work's block `i` is ChaCha8 stream `first + i`.
+    Random {
+        seed: u64,
+        first: u64,
+    },
+    Range {
+        start: u128,
+    },
 }
 
 impl Maker {
     fn of(work: &Work) -> Maker {
         match *work {
-            Work::Random { seed, .. } => Maker::Random { seed },
+            Work::Random { seed, .. } => Maker::Random { seed, first: 0 },
+            Work::RandomBlocks { seed, first, .. } => Maker::Random { seed, first },
             Work::Range { start, .. } => Maker::Range { start },
             _ => unreachable!("the GPU engine is asked only for the works it knows"),
         }
     }
 
-    /// The key (checksum key) of deal `k` of block `block`.
-    fn key(self, block: u64, k: u64) -> u128 {
-        let n = u128::from(block) * u128::from(BLOCK) + u128::from(k);
+    /// The ChaCha8 stream of the work's block `block` (random deals).
+    fn stream(self, block: u64) -> u64 {
         match self {
-            Maker::Random { .. } => n,
-            Maker::Range { start } => start + n,
+            Maker::Random { first, .. } => first + block,
+            Maker::Range { .. } => 0,
+        }
+    }
+
+    /// The key (checksum key) of deal `k` of the work's block `block`:
+    /// its draw number in the whole random search, or its index.
+    fn key(self, block: u64, k: u64) -> u128 {
+        match self {
+            Maker::Random { .. } => {
+                u128::from(self.stream(block)) * u128::from(BLOCK) + u128::from(k)
+            }
+            Maker::Range { start } => start + u128::from(block) * u128::from(BLOCK) + u128::from(k),
         }
     }
 
     /// Deal `k` of block `block` and its index; `None` past the last index.
     fn deal(self, block: u64, k: u64) -> Option<(Deal, u128)> {
         match self {
-            Maker::Random { seed } => {
+            Maker::Random { seed, .. } => {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                rng.set_stream(block);
+                rng.set_stream(self.stream(block));
                 // Every deal of a block the GPU kept takes 16 words.
                 rng.set_word_pos(16 * u128::from(k));
                 let deal = random_deal(&mut rng);
@@ -204,7 +221,7 @@ impl Maker {
     fn name(self, block: u64, k: u64, deal: &Deal, index: u128) -> String {
         let cards = format!("{} {}", notation(deal.a()), notation(deal.b()));
         match self {
-            Maker::Random { seed } => format!(
+            Maker::Random { seed, .. } => format!(
                 "deal index {index} ({cards}), draw {} of seed {seed}",
                 self.key(block, k)
             ),
@@ -242,10 +259,10 @@ fn dispatch(
         claim_from,
         max_tricks: MAX_TRICKS,
         key: match maker {
-            Maker::Random { seed } => key_words(seed),
+            Maker::Random { seed, .. } => key_words(seed),
             Maker::Range { .. } => [0; 8],
         },
-        first_block: span.first,
+        first_block: maker.stream(span.first),
         start: maker.key(span.first, 0),
         samples: samples.clone(),
     };

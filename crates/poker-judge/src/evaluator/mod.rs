@@ -41,14 +41,6 @@ pub use process::{Supervisor, become_supervisor};
 pub use results::{ContestantResult, GameResult, GameStatus, STDERR_KEPT, rank, scale};
 pub use verdict::{RunVerdict, classify};
 
-/// [`GameStatus`]'s former name.
-#[deprecated(note = "renamed GameStatus (how an evaluated game ended); removed in 0.4.0")]
-pub type Status = GameStatus;
-
-/// [`RunVerdict`]'s former name.
-#[deprecated(note = "renamed RunVerdict (the judge's games have a JudgeVerdict); removed in 0.4.0")]
-pub type Verdict = RunVerdict;
-
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_protocol::manager;

@@ -218,8 +218,4 @@ pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
 pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};
 pub use status::ProgramEnding;
-
-/// [`ProgramEnding`]'s former name.
-#[deprecated(note = "renamed ProgramEnding (the sandboxed program's ending); removed in 0.4.0")]
-pub type Ending = ProgramEnding;
 pub use uid::{DEFAULT_UID_RANGE, UidLease};
