@@ -112,9 +112,30 @@ pub struct Gpu {
     info: wgpu::AdapterInfo,
     deal: wgpu::ComputePipeline,
     play: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
+    /// Two sets of buffers: the GPU plays one dispatch while the CPU
+    /// checks the one before.
+    slots: [Slot; 2],
+}
+
+/// The buffers of one dispatch in flight, sized for the largest.
+struct Slot {
     params: wgpu::Buffer,
-    arrangements: wgpu::Buffer,
+    flags: wgpu::Buffer,
+    samples: wgpu::Buffer,
+    lengths: wgpu::Buffer,
+    sums: wgpu::Buffer,
+    count: wgpu::Buffer,
+    claims: wgpu::Buffer,
+    readback: wgpu::Buffer,
+    bind: wgpu::BindGroup,
+}
+
+/// A dispatch submitted: its slot, its submission, and how much of each
+/// buffer it reads back.
+pub(crate) struct Ticket {
+    slot: usize,
+    submission: wgpu::SubmissionIndex,
+    sizes: [u64; 5],
 }
 
 /// The environment variable that changes what a jack makes the opponent
@@ -215,26 +236,26 @@ impl Gpu {
                 "the kernel does not compile: {e}"
             )));
         }
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("params"),
-            size: PARAMS_BYTES,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let arrangements = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("arrangements"),
             contents: &tables::arrangements_bytes(),
             usage: wgpu::BufferUsages::STORAGE,
         });
+        // Shared by both slots: the deals stay on the GPU.
+        let deals = storage(
+            &device,
+            "deals",
+            MAX_DEALS * 16,
+            wgpu::BufferUsages::empty(),
+        );
+        let slots = [0, 1].map(|_| Slot::new(&device, &layout, &deals, &arrangements));
         Ok(Gpu {
             device,
             queue,
             info,
             deal,
             play,
-            layout,
-            params,
-            arrangements,
+            slots,
         })
     }
 
@@ -254,48 +275,137 @@ impl Gpu {
         format!("{}{kind} ({:?})", self.info.name, self.info.backend)
     }
 
-    /// Runs one dispatch and reads back what it found.
-    pub(crate) fn run(&self, job: &Dispatch) -> Result<Found, String> {
-        let deals = u64::from(job.deals);
+    /// Starts one dispatch in slot `slot` (0 or 1), whose last dispatch
+    /// must have been [`Gpu::finish`]ed.
+    pub(crate) fn submit(&self, slot: usize, job: &Dispatch) -> Ticket {
+        let s = &self.slots[slot];
         let blocks = job.samples.len() as u64;
         let groups = job.deals.div_ceil(WORKGROUP).max(1);
         let (gx, gy) = (groups.min(GROUPS_X), groups.div_ceil(GROUPS_X));
-        let storage = |label, size: u64, extra| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: size.max(16),
-                usage: wgpu::BufferUsages::STORAGE | extra,
-                mapped_at_creation: false,
-            })
-        };
-        let copy = wgpu::BufferUsages::COPY_SRC;
-        let deal_buffer = storage("deals", deals * 16, wgpu::BufferUsages::empty());
-        let flags = storage("flags", blocks * 4, copy);
-        let samples = self
+        self.queue.write_buffer(&s.params, 0, &params_bytes(job));
+        self.queue.write_buffer(&s.samples, 0, &words(&job.samples));
+        let mut encoder = self
             .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("samples"),
-                contents: &words(&job.samples),
-                usage: wgpu::BufferUsages::STORAGE,
-            });
-        let lengths = storage("lengths", u64::from(LENGTH_BINS) * 4, copy);
-        let sums = storage("sums", u64::from(gx * gy) * 8, copy);
-        let count = storage("claim count", 4, copy);
-        let claims = storage("claims", u64::from(CLAIM_CAPACITY) * CLAIM_BYTES, copy);
-        self.queue.write_buffer(&self.params, 0, &params_bytes(job));
-        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        for buffer in [&s.flags, &s.lengths, &s.count] {
+            encoder.clear_buffer(buffer, 0, None);
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_bind_group(0, &s.bind, &[]);
+            pass.set_pipeline(&self.deal);
+            pass.dispatch_workgroups(gx, gy, 1);
+            pass.set_pipeline(&self.play);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+        // Read back in one buffer: flags, lengths, sums, count, claims.
+        let sizes = [
+            blocks * 4,
+            u64::from(LENGTH_BINS) * 4,
+            u64::from(gx * gy) * 8,
+            4,
+            u64::from(CLAIM_CAPACITY) * CLAIM_BYTES,
+        ];
+        let sources = [&s.flags, &s.lengths, &s.sums, &s.count, &s.claims];
+        let mut offset = 0;
+        for (buffer, size) in sources.into_iter().zip(sizes) {
+            if size > 0 {
+                encoder.copy_buffer_to_buffer(buffer, 0, &s.readback, offset, size);
+            }
+            offset += size.next_multiple_of(8);
+        }
+        let submission = self.queue.submit([encoder.finish()]);
+        Ticket {
+            slot,
+            submission,
+            sizes,
+        }
+    }
+
+    /// Waits for a dispatch and reads back what it found.
+    pub(crate) fn finish(&self, ticket: Ticket) -> Result<Found, String> {
+        let readback = &self.slots[ticket.slot].readback;
+        let total: u64 = ticket.sizes.iter().map(|n| n.next_multiple_of(8)).sum();
+        let slice = readback.slice(..total);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(ticket.submission),
+                timeout: None,
+            })
+            .map_err(|e| e.to_string())?;
+        rx.recv()
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let bytes = slice.get_mapped_range().map_err(|e| e.to_string())?;
+        let found = parse(&bytes, &ticket.sizes);
+        drop(bytes);
+        readback.unmap();
+        Ok(found)
+    }
+}
+
+/// Deals in the largest dispatch.
+const MAX_DEALS: u64 = DISPATCH_BLOCKS * poker_core::camicia::search::BLOCK;
+
+fn storage(
+    device: &wgpu::Device,
+    label: &str,
+    size: u64,
+    extra: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size.max(16),
+        usage: wgpu::BufferUsages::STORAGE | extra,
+        mapped_at_creation: false,
+    })
+}
+
+impl Slot {
+    fn new(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        deals: &wgpu::Buffer,
+        arrangements: &wgpu::Buffer,
+    ) -> Slot {
+        let read = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let groups = MAX_DEALS.div_ceil(u64::from(WORKGROUP));
+        let claims = u64::from(CLAIM_CAPACITY) * CLAIM_BYTES;
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: PARAMS_BYTES,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let flags = storage(device, "flags", DISPATCH_BLOCKS * 4, read);
+        let samples = storage(device, "samples", DISPATCH_BLOCKS * 4, read);
+        let lengths = storage(device, "lengths", u64::from(LENGTH_BINS) * 4, read);
+        let sums = storage(device, "sums", groups * 8, read);
+        let count = storage(device, "claim count", 4, read);
+        let claims_buffer = storage(device, "claims", claims, read);
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: DISPATCH_BLOCKS * 4 + u64::from(LENGTH_BINS) * 4 + groups * 8 + 8 + claims,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("camicia"),
-            layout: &self.layout,
+            layout,
             entries: &[
-                &self.params,
-                &deal_buffer,
+                &params,
+                deals,
                 &flags,
                 &samples,
-                &self.arrangements,
+                arrangements,
                 &lengths,
                 &sums,
                 &count,
-                &claims,
+                &claims_buffer,
             ]
             .iter()
             .enumerate()
@@ -305,56 +415,17 @@ impl Gpu {
             })
             .collect::<Vec<_>>(),
         });
-        // Read back in one buffer: flags, lengths, sums, count, claims.
-        let parts: [(&wgpu::Buffer, u64); 5] = [
-            (&flags, blocks * 4),
-            (&lengths, u64::from(LENGTH_BINS) * 4),
-            (&sums, u64::from(gx * gy) * 8),
-            (&count, 4),
-            (&claims, u64::from(CLAIM_CAPACITY) * CLAIM_BYTES),
-        ];
-        let total: u64 = parts.iter().map(|(_, n)| n.next_multiple_of(8)).sum();
-        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: total,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_bind_group(0, &bind, &[]);
-            pass.set_pipeline(&self.deal);
-            pass.dispatch_workgroups(gx, gy, 1);
-            pass.set_pipeline(&self.play);
-            pass.dispatch_workgroups(gx, gy, 1);
+        Slot {
+            params,
+            flags,
+            samples,
+            lengths,
+            sums,
+            count,
+            claims: claims_buffer,
+            readback,
+            bind,
         }
-        let mut offset = 0;
-        for (buffer, size) in parts {
-            if size > 0 {
-                encoder.copy_buffer_to_buffer(buffer, 0, &readback, offset, size);
-            }
-            offset += size.next_multiple_of(8);
-        }
-        self.queue.submit([encoder.finish()]);
-        let slice = readback.slice(..);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| e.to_string())?;
-        rx.recv()
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
-        let bytes = slice.get_mapped_range().map_err(|e| e.to_string())?;
-        let found = parse(&bytes, &parts.map(|(_, n)| n));
-        drop(bytes);
-        readback.unmap();
-        Ok(found)
     }
 }
 

@@ -1,7 +1,7 @@
 //! A search's blocks on the GPU, checked and counted on the CPU: the
 //! GPU engine's counterpart of [`Search::run_from`].
 
-use crate::device::{Claim, DISPATCH_BLOCKS, Dispatch, Found, Gpu, LENGTH_BINS};
+use crate::device::{Claim, DISPATCH_BLOCKS, Dispatch, Found, Gpu, LENGTH_BINS, Ticket};
 use poker_core::camicia::search::{
     BLOCK, Game, LENGTH_BIN, Partial, Report, Search, Work, random_deal,
 };
@@ -9,6 +9,7 @@ use poker_core::camicia::{Deal, GameEnd, Outcome, Simulator, VectorSimulator, no
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -109,18 +110,39 @@ pub fn run_from(
         .map_err(|e| GpuError::Device(format!("cannot start the CPU's worker threads: {e}")))?;
     let blocks = search.work.blocks();
     let mut done = from;
-    while done.blocks < blocks {
-        // Until the best games are known, every game is a claim: one block.
-        let filling = done.report.best.len() < search.top;
-        let count = if filling { 1 } else { DISPATCH_BLOCKS }.min(blocks - done.blocks);
-        let span = span(&search.work, done.blocks, count);
-        let reports = dispatch(gpu, search, &done.report, &span, checks, &pool)?;
+    // Dispatches submitted and not yet checked (at most two: the GPU plays
+    // one while the CPU checks the other), and the next block to submit.
+    let mut in_flight: VecDeque<(Job, Ticket)> = VecDeque::new();
+    let mut next = done.blocks;
+    loop {
+        while in_flight.len() < 2 && next < blocks {
+            // Until the best games are known, every game is a claim: one
+            // block, and nothing ahead of it.
+            let filling = done.report.best.len() < search.top;
+            if filling && !in_flight.is_empty() {
+                break;
+            }
+            let count = if filling { 1 } else { DISPATCH_BLOCKS }.min(blocks - next);
+            // Its claim threshold from the games known now: lower than or
+            // equal to what the dispatches before it will leave, so exact.
+            let job = prepare(search, &done.report, span(&search.work, next, count));
+            let slot = usize::from(checks.dispatches % 2 == 1);
+            let ticket = gpu.submit(slot, &job.dispatch);
+            in_flight.push_back((job, ticket));
+            checks.dispatches += 1;
+            next += count;
+        }
+        let Some((job, ticket)) = in_flight.pop_front() else {
+            break;
+        };
+        let found = gpu.finish(ticket).map_err(GpuError::Device)?;
+        let reports = check(search, &job, found, checks, &pool)?;
         for r in reports {
             progress(r.deals);
             r.loops.iter().for_each(&mut on_loop);
             done.report.merge(r);
         }
-        done.blocks += count;
+        done.blocks += job.span.count;
         if after_batch(&done).is_break() {
             break;
         }
@@ -230,16 +252,16 @@ impl Maker {
     }
 }
 
-/// One dispatch of `span`'s blocks, checked: the blocks' reports in order,
-/// the first holding the GPU's sums.
-fn dispatch(
-    gpu: &Gpu,
-    search: &Search,
-    sofar: &Report,
-    span: &Span,
-    checks: &mut Checks,
-    pool: &rayon::ThreadPool,
-) -> Result<Vec<Report>, GpuError> {
+/// One dispatch of a span's blocks, as asked of the GPU.
+struct Job {
+    span: Span,
+    maker: Maker,
+    dispatch: Dispatch,
+}
+
+/// The dispatch of `span`'s blocks, claiming every game that could rank
+/// among `sofar`'s best or be extended.
+fn prepare(search: &Search, sofar: &Report, span: Span) -> Job {
     let maker = Maker::of(&search.work);
     let top_cut = match search.top {
         0 => u64::MAX,
@@ -253,7 +275,7 @@ fn dispatch(
     let samples: Vec<u32> = (0..span.count)
         .map(|i| sample_place(maker.key(span.first + i, 0), span.lengths[i as usize]))
         .collect();
-    let job = Dispatch {
+    let dispatch = Dispatch {
         mode: u32::from(matches!(maker, Maker::Range { .. })),
         deals: span.lengths.iter().sum::<u64>() as u32,
         claim_from,
@@ -264,10 +286,26 @@ fn dispatch(
         },
         first_block: maker.stream(span.first),
         start: maker.key(span.first, 0),
-        samples: samples.clone(),
+        samples,
     };
-    let found = gpu.run(&job).map_err(GpuError::Device)?;
-    checks.dispatches += 1;
+    Job {
+        span,
+        maker,
+        dispatch,
+    }
+}
+
+/// What a dispatch found, checked: the reports of its blocks in order,
+/// after one holding the GPU's sums.
+fn check(
+    search: &Search,
+    job: &Job,
+    found: Found,
+    checks: &mut Checks,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<Report>, GpuError> {
+    let (span, maker, claim_from) = (&job.span, job.maker, job.dispatch.claim_from);
+    let samples = &job.dispatch.samples;
     let Found {
         flags,
         lengths,
@@ -291,7 +329,7 @@ fn dispatch(
         let Some(list) = by_block.get_mut(block as usize) else {
             return Err(GpuError::Device(format!(
                 "a claim for deal {} past the dispatch's {} deals",
-                c.deal, job.deals
+                c.deal, job.dispatch.deals
             )));
         };
         list.push(c);
