@@ -138,6 +138,11 @@ pub(crate) struct Ticket {
     sizes: [u64; 5],
 }
 
+/// The environment variable that picks the device when there are several:
+/// its number (0-based) among the GPUs, then the CPU adapters. One GPU a
+/// process: `POKER_GPU_ADAPTER=1` for the second GPU.
+pub const ADAPTER_VARIABLE: &str = "POKER_GPU_ADAPTER";
+
 /// The environment variable that changes what a jack makes the opponent
 /// pay inside the kernel: for the tests that prove the CPU's checks catch
 /// a wrong kernel. Never set it in a real search.
@@ -159,15 +164,35 @@ impl Gpu {
             return Err(Unavailable::NoAdapter);
         }
         let is_cpu = |a: &wgpu::Adapter| a.get_info().device_type == wgpu::DeviceType::Cpu;
-        let chosen = match which {
-            Adapters::Any => adapters.iter().find(|a| !is_cpu(a)).or(adapters.first()),
-            Adapters::GpusOnly => adapters.iter().find(|a| !is_cpu(a)),
-        };
-        let Some(adapter) = chosen else {
+        // GPUs first, then (for `Any`) CPU adapters.
+        let mut usable: Vec<&wgpu::Adapter> = adapters.iter().filter(|a| !is_cpu(a)).collect();
+        if which == Adapters::Any {
+            usable.extend(adapters.iter().filter(|a| is_cpu(a)));
+        }
+        if usable.is_empty() {
             return Err(Unavailable::OnlyCpus(
                 adapters.iter().map(|a| a.get_info().name).collect(),
             ));
+        }
+        let nth = match std::env::var(ADAPTER_VARIABLE) {
+            Err(_) => 0,
+            Ok(v) => v
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n < usable.len())
+                .ok_or_else(|| {
+                    Unavailable::Device(format!(
+                        "{ADAPTER_VARIABLE}={v} is not a device number 0..{}: {}",
+                        usable.len() - 1,
+                        usable
+                            .iter()
+                            .map(|a| a.get_info().name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?,
         };
+        let adapter = usable[nth];
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("camicia"),

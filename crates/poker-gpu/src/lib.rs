@@ -33,5 +33,5 @@ mod device;
 mod search;
 mod tables;
 
-pub use device::{Adapters, Gpu, JACK_PAYS_VARIABLE, Unavailable};
+pub use device::{ADAPTER_VARIABLE, Adapters, Gpu, JACK_PAYS_VARIABLE, Unavailable};
 pub use search::{Checks, GpuError, run_from};
