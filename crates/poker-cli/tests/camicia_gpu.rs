@@ -300,3 +300,53 @@ fn auto_passes_over_lavapipe_and_gpu_takes_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(comparable(&dir.path().join("gpu.json")).0, "gpu");
 }
+
+#[test]
+fn a_gpu_unit_stopped_by_term_resumes_to_the_cpu_engine_s_unit() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let args = ["--count", "1000000", "--seed", "3"];
+    let gpu = dir.path().join("gpu.json");
+    let checkpoint = dir.path().join("gpu.checkpoint");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_poker"))
+            .args(["camicia", "search", "--quiet", "--engine", "gpu"])
+            .args(args)
+            .args(["--checkpoint-every", "0", "--output"])
+            .arg(&gpu)
+            .arg("--checkpoint")
+            .arg(&checkpoint)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("poker starts")
+    };
+    let mut first = run();
+    // Stopped once its first checkpoint is there.
+    while !checkpoint.exists() && first.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let stopped = first.try_wait().unwrap().is_none();
+    if stopped {
+        let pid = first.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+    let status = first.wait().unwrap();
+    if stopped && status.code() == Some(143) {
+        assert!(checkpoint.exists(), "a stopped unit leaves its checkpoint");
+        assert!(run().wait().unwrap().success(), "the unit resumes");
+    } else {
+        // A device fast enough to finish before the signal (not lavapipe).
+        assert!(status.success(), "{status:?}");
+    }
+    assert!(
+        !checkpoint.exists(),
+        "a finished unit removes its checkpoint"
+    );
+    let cpu = unit(dir.path(), "cpu.json", "cpu", &args);
+    assert_eq!(comparable(&gpu).1, comparable(&cpu).1);
+}

@@ -94,7 +94,7 @@ pub(crate) struct Claim {
 /// What one dispatch found.
 pub(crate) struct Found {
     /// Per block: nonzero if the GPU left it to the CPU (a draw that
-    /// rand's sampling might have rejected).
+    /// the search's sampling rejects and draws again).
     pub flags: Vec<u32>,
     /// Finished games the GPU counted, by length (bins of 10 cards).
     pub lengths: Vec<u64>,

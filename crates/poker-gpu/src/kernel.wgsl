@@ -9,7 +9,7 @@
 // is kept as the places (0..51) of its 16 payment cards, one byte each:
 // aces first, then kings, queens, jacks.
 //
-// `play` plays every deal card by card and sums what the CPU need not
+// `play` plays every deal (run by run) and sums what the CPU need not
 // see: the histogram of lengths and the checksum of the finished games
 // shorter than `claim_from`. Every other game (long, or still running
 // after `max_tricks` tricks: a loop, or a game past every known record)
@@ -200,7 +200,7 @@ fn random_places(words: array<u32, 16>, risky: ptr<function, bool>) -> vec4<u32>
     for (var i = 0u; i < 16u; i++) {
         let n = 52u - i;
         let m = mul_wide(words[i], n);
-        // rand's `below` draws again exactly when the low word is under
+        // The search's `below` draws again exactly when the low word is under
         // 2^32 mod n (the bias zone).
         if m.x < (0u - n) % n {
             *risky = true;

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::fmt;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 /// Games still running after this many tricks are left to the CPU, whose
 /// loop detection is exact (the longest known finished game has 1164).
@@ -25,7 +26,7 @@ pub struct Checks {
     pub claims: u64,
     /// Sampled games (one a block) the CPU played again and compared.
     pub samples: u64,
-    /// Blocks the CPU played itself: a random draw that rand's sampling
+    /// Blocks the CPU played itself: a random draw that the search's sampling
     /// rejects, or more claims than the GPU's buffer holds.
     pub cpu_blocks: u64,
     /// Dispatches sent to the GPU.
@@ -114,6 +115,11 @@ pub fn run_from(
     // one while the CPU checks the other), and the next block to submit.
     let mut in_flight: VecDeque<(Job, Ticket)> = VecDeque::new();
     let mut next = done.blocks;
+    // Blocks a dispatch: doubled while dispatches take under a quarter
+    // second, halved over a second, so a fast GPU gets large ones and a
+    // slow device (lavapipe) still stops within a second or so of SIGTERM.
+    let mut size = 1;
+    let mut last = Instant::now();
     loop {
         while in_flight.len() < 2 && next < blocks {
             // Until the best games are known, every game is a claim: one
@@ -122,7 +128,7 @@ pub fn run_from(
             if filling && !in_flight.is_empty() {
                 break;
             }
-            let count = if filling { 1 } else { DISPATCH_BLOCKS }.min(blocks - next);
+            let count = if filling { 1 } else { size }.min(blocks - next);
             // Its claim threshold from the games known now: lower than or
             // equal to what the dispatches before it will leave, so exact.
             let job = prepare(search, &done.report, span(&search.work, next, count));
@@ -136,6 +142,13 @@ pub fn run_from(
             break;
         };
         let found = gpu.finish(ticket).map_err(GpuError::Device)?;
+        let took = last.elapsed().as_secs_f64();
+        last = Instant::now();
+        if took < 0.25 {
+            size = (size * 2).min(DISPATCH_BLOCKS);
+        } else if took > 1.0 {
+            size = (size / 2).max(1);
+        }
         let reports = check(search, &job, found, checks, &pool)?;
         for r in reports {
             progress(r.deals);
