@@ -179,6 +179,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => decks::builtin(),
     };
+    // Held from the first compilation to the last game.
+    let _lease = crate::lease::take(&config)?;
     let toolchain = args.run.toolchain(&config)?;
     let paths = if args.contestants.is_empty() {
         example_contestants(&toolchain.lib_dir)?

@@ -8,6 +8,7 @@ mod eval;
 mod freecell;
 mod hand;
 mod judge;
+mod lease;
 mod numbers;
 mod optimum;
 mod output_file;

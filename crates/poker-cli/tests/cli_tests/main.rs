@@ -30,6 +30,7 @@ mod judge_interact;
 mod judge_package;
 mod lean_library;
 mod load;
+mod machine_lease;
 mod pascal;
 mod paste_safe;
 mod python;

@@ -149,7 +149,8 @@ fn eval(
             let _ = std::fs::remove_dir_all(out);
             std::fs::create_dir_all(out).unwrap();
             let mut c = Command::new("strace");
-            c.args(["-ff", "-qq", "--pidns-translation", "-s", "64", "-o"])
+            c.env(common::SIDE_BY_SIDE.0, common::SIDE_BY_SIDE.1)
+                .args(["-ff", "-qq", "--pidns-translation", "-s", "64", "-o"])
                 .arg(out.join("t"))
                 .arg(poker.get_program())
                 .current_dir(common::root());
