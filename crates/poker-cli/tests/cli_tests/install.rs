@@ -214,21 +214,21 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     assert!(run.status.success(), "{}", common::stderr(&run));
     assert_eq!(common::stdout(&run), expected);
 
-    // The README's link lines, as it writes them (after `cc prog.c`, or
-    // `cc -static prog.c`), each run with no LD_LIBRARY_PATH: the rpath
+    // The link lines of docs/bindings.md, as it writes them (after `cc
+    // FILE.c`, or `cc -static prog.c`), each run with no LD_LIBRARY_PATH: the rpath
     // one-liner (the shared library found through the rpath); a fully
     // static program (no dynamic section at all); libpoker.a alone in a
     // program that loads glibc.
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/bindings.md")).unwrap();
     let rpath = "$(pkg-config --cflags --libs libpoker) -Wl,-rpath,$(pkg-config --variable=libdir libpoker)";
     let full = "-static $(pkg-config --static --cflags --libs libpoker)";
     let archive = "$(pkg-config --cflags libpoker) $(pkg-config --static --libs libpoker | sed 's/-lpoker/-l:libpoker.a/')";
     for (name, libs) in [("rpath", rpath), ("full", full), ("archive", archive)] {
         let line = match libs.strip_prefix("-static ") {
             Some(rest) => format!("cc -static prog.c {rest}"),
-            None => format!("cc prog.c {libs}"),
+            None => format!(".c {libs}"),
         };
-        assert!(readme.contains(&line), "the README lacks {line}");
+        assert!(readme.contains(&line), "docs/bindings.md lacks {line}");
         let exe = dir.join(format!("use_pkg_config_{name}"));
         build(&exe, libs);
         let dynamic = dynamic_section(&exe);
