@@ -28,6 +28,7 @@ mod judge_interact;
 mod judge_package;
 mod lean_library;
 mod load;
+mod manual;
 mod pascal;
 mod paste_safe;
 mod python;
