@@ -13,6 +13,7 @@ mod cli;
 #[path = "../../../../tests/common/mod.rs"]
 mod common;
 mod cpp;
+mod doc_commands;
 mod docs;
 mod evaluator;
 mod first_hour;
