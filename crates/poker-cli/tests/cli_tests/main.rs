@@ -32,6 +32,7 @@ mod load;
 mod manual;
 mod pascal;
 mod paste_safe;
+mod pictures;
 mod python;
 mod sandbox_attacks;
 mod sandbox_limits_cli;
