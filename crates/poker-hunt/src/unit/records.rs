@@ -5,10 +5,10 @@
 use poker_core::camicia::cycle::Cycle;
 use poker_core::camicia::extend::Depth;
 use poker_core::camicia::search::{Extended, Game};
-use poker_core::camicia::{Deal, GameEnd, Outcome, notation};
+use poker_core::camicia::{DEAL_COUNT, Deal, GameEnd, Outcome, notation};
 use serde::{Deserialize, Serialize};
 
-use super::{RecordError, index_field};
+use super::RecordError;
 
 /// A loop's cycle: its id (see `poker_core::camicia::cycle`), its mirror's id
 /// (A and B swapped), its length in tricks and the cards of one turn.
@@ -176,6 +176,27 @@ pub struct ExtensionRecord {
     pub gains: Lengths,
 }
 
+/// Parses the decimal index field `name`.
+///
+/// # Errors
+///
+/// [`RecordError::NotAnIndex`] if `text` is not a decimal number,
+/// [`RecordError::PastLastIndex`] if it is past the last deal's index.
+pub fn index_field(name: &str, text: &str) -> Result<u128, RecordError> {
+    let value: u128 = text.parse().map_err(|source| RecordError::NotAnIndex {
+        field: name.into(),
+        text: text.into(),
+        source,
+    })?;
+    if value > DEAL_COUNT {
+        return Err(RecordError::PastLastIndex {
+            field: name.into(),
+            value,
+        });
+    }
+    Ok(value)
+}
+
 /// `exact` or `first N tricks` as a [`Depth`].
 ///
 /// # Errors
@@ -203,8 +224,14 @@ pub struct RandomRecord {
 pub struct ShardRecord {
     pub index: u64,
     pub count: u64,
+    /// The range sliced: indices, or for random deals the whole run's
+    /// draws `0..count`.
     pub start: String,
     pub end: String,
+    /// For random deals: the run's blocks of 16,384 deals this slice took,
+    /// `[first, end)` (its draws are `first·16384 .. min(end·16384, count)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<[u64; 2]>,
 }
 
 /// Time spent, over every run of the unit (resumed runs add up).
