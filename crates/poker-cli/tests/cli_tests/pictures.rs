@@ -64,10 +64,17 @@ fn neutral(page: &str) -> String {
 
 /// `page` with what differs between runs and machines masked: the names
 /// of temporary folders (a random suffix after `poker-eval-` or `build-`),
-/// the compiler's name, and the library's folder (the test build's).
+/// the compiler's name, the library's folder (the test build's), measured
+/// times (`0.051 s`) and the warning about other processes' load (made
+/// only on a busy machine).
 fn masked(page: &str) -> String {
+    let page: String = page
+        .split_inclusive('\n')
+        .filter(|line| !line.contains("warning: other processes took"))
+        .collect();
+    let page = measured_times_masked(&page);
     let mut out = String::with_capacity(page.len());
-    let mut rest = page;
+    let mut rest = page.as_str();
     while let Some(at) = ["poker-eval-", "build-"]
         .iter()
         .filter_map(|p| rest.find(p).map(|i| (i, p.len())))
@@ -95,6 +102,46 @@ fn masked(page: &str) -> String {
         })
         .collect::<String>()
         .replace(&lib, "LIB")
+}
+
+/// `text` with every decimal number followed by ` s` (a measured time)
+/// written `#.# s`.
+fn measured_times_masked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(" s") {
+        let before = &rest[..at];
+        let digits = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .count();
+        let number = &before[before.len() - digits..];
+        if number.contains('.') && number.chars().any(|c| c.is_ascii_digit()) {
+            out.push_str(&before[..before.len() - digits]);
+            out.push_str("#.#");
+        } else {
+            out.push_str(before);
+        }
+        out.push_str(" s");
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn masking_hides_measures_and_keeps_the_rest() {
+    assert_eq!(
+        measured_times_masked("wall 0.051 s · CPU 12.5 s · 5 s limit · plays"),
+        "wall #.# s · CPU #.# s · 5 s limit · plays"
+    );
+    let page = "<p>a</p>\n<p class=\"warning\">warning: other processes took 1.05 s</p>\n\
+                <code>/tmp/poker-eval-AbC123/build-xYz789/c x86_64-linux-gnu-gcc-12 -O2</code>\n";
+    assert_eq!(
+        masked(page),
+        "<p>a</p>\n<code>/tmp/poker-eval-XXXXXX/build-XXXXXX/c CC -O2</code>\n"
+    );
 }
 
 #[test]
