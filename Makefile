@@ -84,7 +84,7 @@ install-files:
 	$(BIN) completions zsh > $(ZSH_DIR)/_poker
 	$(BIN) completions fish > $(FISH_DIR)/poker.fish
 	@echo "make: the static link flags for libpoker.pc, from an unoptimised build of the library in $(NATIVE_LIBS_DIR) (a minute or two the first time, then cached)"
-	log=$$(mktemp) && trap 'rm -f "$$log" "$$log.status"' EXIT; \
+	@log=$$(mktemp) && trap 'rm -f "$$log" "$$log.status"' EXIT; \
 	{ CARGO_PROFILE_DEV_DEBUG=false $(CARGO) rustc -p libpoker --lib --crate-type staticlib \
 		--target-dir $(NATIVE_LIBS_DIR) -- --print native-static-libs 2>&1; echo $$? > "$$log.status"; } \
 		| tee "$$log" | grep --line-buffered -E '^ *(Compiling|Finished)' >&2; \
