@@ -28,6 +28,9 @@ use std::process::ExitCode;
 /// remaining games are played in fresh processes. The summary says which
 /// games ran where, and why. --fresh-processes starts one process per game
 /// instead, as a contest does.
+/// Games played when `--games` is not given.
+const DEFAULT_GAMES: u32 = 10_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The contestant: an executable linked against libpoker, or a .c,
@@ -36,7 +39,7 @@ pub struct Args {
     contestant: PathBuf,
 
     /// Number of games (random decks).
-    #[arg(long, value_name = "N", default_value_t = 10_000,
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES,
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
 
@@ -91,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
     let plan = play::Plan {
         games: args.games as usize,
+        games_default: args.games == DEFAULT_GAMES,
         seed: args.seed,
         quiet: args.quiet,
     };
