@@ -14,8 +14,9 @@
 //! means (batches of 64 blocks).
 //!
 //! Run: `CAMICIA_BENCH_SECONDS=1200 cargo bench -p poker-core --bench
-//! camicia_threshold` (CPU-seconds in all; default 60). Prints a Markdown
-//! table.
+//! camicia_threshold` (CPU-seconds in all; default 60;
+//! `CAMICIA_BENCH_WALL_SECONDS` stops it sooner on a busy machine). Prints
+//! a Markdown table.
 
 #[path = "../../../benches/common/mod.rs"]
 mod common;
@@ -55,7 +56,8 @@ struct Run {
     deals: u64,
 }
 
-fn run(budget: Duration) -> Run {
+fn run(budget: Duration, wall: Duration) -> Run {
+    let started = std::time::Instant::now();
     let mut engine = VectorSimulator::new();
     let mut run = Run {
         sim: Vec::new(),
@@ -67,7 +69,7 @@ fn run(budget: Duration) -> Run {
     let mut outcomes = vec![Outcome::new(GameEnd::Finished, 0, 0); BLOCK as usize];
     let mut spent = Duration::ZERO;
     let mut block = 0u64;
-    while spent < budget || !block.is_multiple_of(BATCH_BLOCKS) {
+    while (spent < budget && started.elapsed() < wall) || !block.is_multiple_of(BATCH_BLOCKS) {
         let batch = (block / BATCH_BLOCKS) as usize;
         if run.sim.len() == batch {
             run.sim.push(Duration::ZERO);
@@ -148,7 +150,14 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60.0);
-    let run = run(Duration::from_secs_f64(seconds));
+    let wall: f64 = std::env::var("CAMICIA_BENCH_WALL_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::MAX / 2.0);
+    let run = run(
+        Duration::from_secs_f64(seconds),
+        Duration::from_secs_f64(wall),
+    );
     let batches = run.sim.len();
     let sim: f64 = run.sim.iter().map(Duration::as_secs_f64).sum();
     println!(
