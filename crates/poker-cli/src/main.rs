@@ -6,6 +6,7 @@ mod decks;
 mod eval;
 mod freecell;
 mod hand;
+mod jobs;
 mod judge;
 mod numbers;
 mod optimum;

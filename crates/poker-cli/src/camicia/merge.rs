@@ -101,8 +101,9 @@ fn text(m: &Merged) -> String {
     let c = &m.counts;
     if m.mode == "random" {
         out += &format!(
-            "random deals: {} unit(s) of distinct seeds; {} games re-simulated and confirmed\n",
-            m.units, m.verified_games
+            "random deals: {}; {} games re-simulated and confirmed\n",
+            poker_hunt::merge::random_coverage(m),
+            m.verified_games
         );
     } else {
         out += &format!(
@@ -165,9 +166,17 @@ fn text(m: &Merged) -> String {
             )
         }
         (None, None) => {
+            let rate = match s.loop_rate {
+                Some(rate) => format!("loop rate {rate:.3e}"),
+                None => format!(
+                    "{} loop(s) in {} deals of the range (a range is no random sample: no \
+                     loop rate)",
+                    c.loops, c.deals
+                ),
+            };
             out += &format!(
-                "loop rate {:.3e}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
-                s.loop_rate, s.singletons, s.doubletons
+                "{rate}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
+                s.singletons, s.doubletons
             )
         }
     }

@@ -28,11 +28,10 @@ pub struct Args {
     /// deals and results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Deals simulated at once: worker threads, at least 1 (default: one
+    /// Worker threads simulating deals (default: one per core; at most 4
     /// per core). `--threads` is the same option.
-    #[arg(long, visible_alias = "threads", value_name = "N",
-          value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
+    #[arg(long, visible_alias = "threads", value_name = "N")]
+    jobs: Option<usize>,
     /// How many of the longest finished games to print.
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -116,10 +115,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
-    let threads = match args.jobs {
-        Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --jobs at least 1"),
-        None => std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
-    };
+    let threads =
+        NonZeroUsize::new(crate::jobs::bounded(args.jobs)?).expect("--jobs is at least 1");
     if let Some(done) = unit.as_ref().and_then(|u| u.finished(args.top)) {
         eprintln!(
             "poker: {} already holds the result of {}..{}; nothing to do",

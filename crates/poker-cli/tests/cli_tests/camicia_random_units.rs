@@ -366,3 +366,25 @@ fn status_reads_finished_and_running_random_units_and_a_mix() {
         "{text}"
     );
 }
+
+#[test]
+fn jobs_are_bounded_alike_in_search_and_bench() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let too_many = (4 * cores + 1).to_string();
+    let want = format!(
+        "poker: error: --jobs must be from 1 to {} (4 per core on this machine), not {too_many}\n",
+        4 * cores
+    );
+    let search = poker(&["camicia", "search", "--count", "10", "--jobs", &too_many]);
+    let bench = poker(&["bench", "--jobs", &too_many, "c_examples/greedy.c"]);
+    for out in [search, bench] {
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(String::from_utf8(out.stderr).unwrap(), want);
+    }
+    let zero = poker(&["camicia", "search", "--count", "10", "--jobs", "0"]);
+    assert!(
+        String::from_utf8(zero.stderr)
+            .unwrap()
+            .contains("--jobs must be from 1 to")
+    );
+}
