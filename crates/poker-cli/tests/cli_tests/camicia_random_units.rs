@@ -388,3 +388,109 @@ fn jobs_are_bounded_alike_in_search_and_bench() {
             .contains("--jobs must be from 1 to")
     );
 }
+
+// `merge --html` of random units at a phone's width and a laptop's: the
+// title and coverage of random deals, the tail's fit and the target on the
+// histogram, the histogram after extension beside it (below it on a
+// phone), the deals found by extension, the odds as the text gives them;
+// nothing wider than the screen, chart text at least 11 px high.
+#[test]
+fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
+    let dir = scratch("page");
+    let files: Vec<PathBuf> = (0..4)
+        .map(|i| {
+            let file = dir.join(format!("random-3-{i}.json"));
+            ok(&[
+                "camicia",
+                "search",
+                "--quiet",
+                "--jobs",
+                "1",
+                "--count",
+                "400000",
+                "--seed",
+                "3",
+                "--shard",
+                &format!("{i}/4"),
+                "--extend-from",
+                "1000",
+                "--top",
+                "5",
+                "--output",
+                file.to_str().unwrap(),
+            ]);
+            file
+        })
+        .collect();
+    let html = dir.join("hunt.html");
+    let mut args = vec!["camicia", "merge", "--html", html.to_str().unwrap()];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let text = String::from_utf8(ok(&args).stdout).unwrap();
+    let odds: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("odds of a game beyond 8344 cards"))
+        .collect();
+    assert!(odds.len() >= 4, "{text}");
+    let page = std::fs::read_to_string(&html)
+        .unwrap()
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&");
+    // The odds exactly as the text has them.
+    for line in &odds {
+        assert!(page.contains(line.trim()), "the page lacks {line:?}");
+    }
+    let Some(chromium) = crate::browser::chromium() else {
+        return;
+    };
+    let script = crate::html_pictures::BOXES.to_string()
+        + r##"
+      var width = doc.documentElement.clientWidth;
+      var cells = Array.from(doc.querySelectorAll("table td, table th"));
+      function text(s) { var e = doc.querySelector(s); return e ? e.textContent : null; }
+      var before = doc.querySelector("#lengths svg"), after = doc.querySelector("#lengths-extended svg");
+      return { width: width, scroll_width: doc.documentElement.scrollWidth,
+               cells_outside: cells.filter(function (c) { return box(c).r > width + 0.5; }).length,
+               title: text("h1"), coverage: text("#coverage"), odds: text("#odds"),
+               before: box(before), after: box(after),
+               fit_lines: doc.querySelectorAll("#lengths svg polyline[stroke='#BE2828']").length,
+               target: Array.from(doc.querySelectorAll("#lengths svg text, #lengths-extended svg text"))
+                 .filter(function (t) { return t.textContent.trim() == "target 8344"; }).length,
+               extended: Array.from(doc.querySelectorAll("#extended td.deal")).map(function (c) { return c.textContent; }),
+               text_px: Math.min(smallest_text("#lengths svg"), smallest_text("#lengths-extended svg")) };
+    "##;
+    for width in [390, 1280] {
+        let p = crate::html_pictures::in_browser(chromium, &html, width, &script);
+        assert_eq!(p["width"], width);
+        assert!(
+            p["scroll_width"].as_u64() <= p["width"].as_u64(),
+            "{width} px: {p}"
+        );
+        assert_eq!(p["cells_outside"], 0, "{p}");
+        assert_eq!(p["title"], "Camicia search: 400000 random deals", "{p}");
+        let coverage = p["coverage"].as_str().unwrap();
+        assert!(coverage.starts_with("4 unit(s) of 1 seed(s)"), "{p}");
+        assert!(!coverage.contains("every index"), "{p}");
+        let shown = p["odds"].as_str().unwrap();
+        assert!(shown.contains("with extension: chance per deal"), "{p}");
+        assert_eq!(p["fit_lines"], 1, "the tail's fit: {p}");
+        assert_eq!(p["target"], 2, "the target on both histograms: {p}");
+        let extended = p["extended"].as_array().unwrap();
+        assert!(!extended.is_empty(), "{p}");
+        assert!(
+            extended
+                .iter()
+                .all(|d| d.as_str().unwrap().contains("extended from index")),
+            "{p}"
+        );
+        // Beside each other on a laptop, one above the other on a phone.
+        let (before, after) = (&p["before"], &p["after"]);
+        let side_by_side = after["l"].as_f64() >= before["r"].as_f64()
+            && after["t"].as_f64() == before["t"].as_f64();
+        assert_eq!(side_by_side, width == 1280, "{p}");
+        // 11 px, to a rounding of the layout.
+        assert!(
+            p["text_px"].as_f64().unwrap() >= 11.0 - 1e-3,
+            "{width} px: {p}"
+        );
+    }
+}
