@@ -592,6 +592,12 @@ int poker_fork_server_start(void);
  child and [`poker_fork_server_reap`] in the server); when there are no
  more games, exits the process with status 0 (after `fflush(NULL)`).
  Outside a server it returns 0.
+
+ After a 1 the calling thread holds the library's locks until its
+ [`poker_fork_server_child`] or [`poker_fork_server_reap`], so that no
+ lock is left held in the child by a thread the child does not have:
+ fork from this thread and call no other libpoker function from it in
+ between (other threads' calls wait until then).
  */
 int poker_fork_server_next(void);
 
@@ -600,12 +606,14 @@ int poker_fork_server_next(void);
  channel and its pipe the standard error, closes the server's channel,
  and starts a process group of its own. The next `p_startgame` then
  plays the game. Does nothing outside a freshly forked child.
+ Releases the locks that [`poker_fork_server_next`] took.
  */
 void poker_fork_server_child(void);
 
 /*
  In the server, after forking the game's child `pid`: closes the game's
  descriptors, waits for the child, and tells the evaluator how it ended.
+ Releases the locks that [`poker_fork_server_next`] took.
  */
 void poker_fork_server_reap(int pid);
 

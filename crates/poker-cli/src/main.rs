@@ -3,11 +3,13 @@
 mod bench;
 mod camicia;
 mod decks;
+mod doctor;
 mod eval;
 mod freecell;
 mod hand;
 mod jobs;
 mod judge;
+mod lease;
 mod numbers;
 mod optimum;
 mod output_file;
@@ -37,6 +39,8 @@ enum Command {
     Bench(bench::Args),
     /// Deal contest decks into a deck file (e.g. secret decks for --decks).
     Decks(decks::Args),
+    /// Check this machine for fair judging and say what to fix.
+    Doctor(doctor::Args),
     /// Print Microsoft FreeCell deals by number, or find a board's number.
     Freecell(freecell::Args),
     /// Shuffle a 52-card deck and print it in dealing order, two cards a line ("Ace of Hearts").
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Decks(args) => decks::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Freecell(args) => freecell::run(args),
         Command::Shuffle(args) => shuffle::run(args),

@@ -25,8 +25,6 @@ mod dispatch;
 pub mod fork_server;
 pub mod manager;
 mod message;
-#[deprecated(note = "renamed fork_server (the manager is a server too); removed in 0.4.0")]
-pub mod server;
 mod transport;
 pub mod wait;
 

@@ -27,12 +27,6 @@ pub enum ChannelEnding {
     Failed(String),
 }
 
-/// [`ChannelEnding`]'s former name.
-#[deprecated(
-    note = "renamed ChannelEnding (a sandboxed program has its own ending); removed in 0.4.0"
-)]
-pub type Ending = ChannelEnding;
-
 /// What the manager needs from a channel: the contestant's next line, and a
 /// way to answer it. [`Transport`] is one (see [`serve`]); the judge's
 /// interactor core plays over bytes in memory with another.

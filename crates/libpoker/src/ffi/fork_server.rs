@@ -21,15 +21,25 @@
 //! }
 //! p_startgame();
 //! ```
+//!
+//! A thread that holds one of the library's locks at `fork()` does not
+//! exist in the child, which would wait for that lock for good. So the
+//! thread that receives a game order takes both locks (`STATE`, then
+//! `SESSION`: the library's one order) and holds them through the fork,
+//! until its `poker_fork_server_child` (in the child) or
+//! `poker_fork_server_reap` (in the server) releases them: another
+//! thread's libpoker call waits meanwhile, in both processes' sense.
 
 use super::contest_exit::{POKER_EXIT_CHANNEL, finish};
+use super::runtime::Session;
 use super::{inherited, session};
 use poker_protocol::fork_server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, fork_server};
 use rustix::fs::{FileType, fstat};
+use std::cell::RefCell;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::raw::c_int;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 /// The server's state in this process.
 enum State {
@@ -49,10 +59,40 @@ enum State {
 
 static STATE: Mutex<State> = Mutex::new(State::Unasked);
 
-fn state() -> std::sync::MutexGuard<'static, State> {
+fn state() -> MutexGuard<'static, State> {
     STATE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Both locks, held by the thread that forks a game's child.
+struct Held {
+    state: MutexGuard<'static, State>,
+    session: MutexGuard<'static, Session>,
+}
+
+thread_local! {
+    /// The locks this thread took with a game order, until its child or
+    /// reap call.
+    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// The locks this thread holds from a game order, if it does.
+fn take_held() -> Option<Held> {
+    HELD.try_with(|held| held.borrow_mut().take())
+        .ok()
+        .flatten()
+}
+
+/// Both locks: those this thread holds from a game order, or taken now.
+fn held_or_lock() -> Held {
+    take_held().unwrap_or_else(|| {
+        let state = state();
+        Held {
+            state,
+            session: session::lock(),
+        }
+    })
 }
 
 fn lost(what: &str) -> ! {
@@ -121,33 +161,27 @@ pub extern "C" fn poker_fork_server_start() -> c_int {
 /// child and [`poker_fork_server_reap`] in the server); when there are no
 /// more games, exits the process with status 0 (after `fflush(NULL)`).
 /// Outside a server it returns 0.
+///
+/// After a 1 the calling thread holds the library's locks until its
+/// [`poker_fork_server_child`] or [`poker_fork_server_reap`], so that no
+/// lock is left held in the child by a thread the child does not have:
+/// fork from this thread and call no other libpoker function from it in
+/// between (other threads' calls wait until then).
 #[unsafe(no_mangle)]
 pub extern "C" fn poker_fork_server_next() -> c_int {
+    // The locks of an order that no child or reap call followed.
+    drop(take_held());
     let order = super::guard(Err("internal error".to_string()), || {
         let mut state = state();
-        let State::Serving { channel, game } = &mut *state else {
-            return Ok(None);
-        };
-        let (line, attached) = match fork_server::receive_line(channel.as_fd(), None) {
-            Ok(Some(received)) => received,
-            Ok(None) => return Err("closed by the evaluator".into()),
-            Err(e) => return Err(e.to_string()),
-        };
-        match Order::decode(&line) {
-            Some(Order::Done) => Ok(Some(Order::Done)),
-            Some(Order::Game) => {
-                let [socket, stderr]: [OwnedFd; 2] = attached
-                    .fds
-                    .try_into()
-                    .map_err(|_| "a game order without its two descriptors".to_string())?;
-                *game = Some([socket, stderr]);
-                Ok(Some(Order::Game))
-            }
-            None => {
-                let shown: String = line.chars().take(40).collect();
-                Err(format!("unexpected order {shown:?}"))
-            }
+        let order = receive_order(&mut state)?;
+        if order == Some(Order::Game) {
+            let session = session::lock();
+            let held = Held { state, session };
+            // Without this thread's storage (it is exiting) the locks are
+            // released here, as before.
+            let _ = HELD.try_with(|slot| *slot.borrow_mut() = Some(held));
         }
+        Ok(order)
     });
     match order {
         Ok(None) => 0,
@@ -157,30 +191,61 @@ pub extern "C" fn poker_fork_server_next() -> c_int {
     }
 }
 
+/// The server's next order (`None` outside a server); a game's descriptors
+/// go into `state`.
+fn receive_order(state: &mut State) -> Result<Option<Order>, String> {
+    let State::Serving { channel, game } = state else {
+        return Ok(None);
+    };
+    let (line, attached) = match fork_server::receive_line(channel.as_fd(), None) {
+        Ok(Some(received)) => received,
+        Ok(None) => return Err("closed by the evaluator".into()),
+        Err(e) => return Err(e.to_string()),
+    };
+    match Order::decode(&line) {
+        Some(Order::Done) => Ok(Some(Order::Done)),
+        Some(Order::Game) => {
+            let [socket, stderr]: [OwnedFd; 2] = attached
+                .fds
+                .try_into()
+                .map_err(|_| "a game order without its two descriptors".to_string())?;
+            *game = Some([socket, stderr]);
+            Ok(Some(Order::Game))
+        }
+        None => {
+            let shown: String = line.chars().take(40).collect();
+            Err(format!("unexpected order {shown:?}"))
+        }
+    }
+}
+
 /// In a game's child, right after the fork: makes the game's socket the
 /// channel and its pipe the standard error, closes the server's channel,
 /// and starts a process group of its own. The next `p_startgame` then
 /// plays the game. Does nothing outside a freshly forked child.
+/// Releases the locks that [`poker_fork_server_next`] took.
 #[unsafe(no_mangle)]
 pub extern "C" fn poker_fork_server_child() {
     let failed = super::guard(Some("internal error".to_string()), || {
-        let mut state = state();
+        let Held {
+            mut state,
+            mut session,
+        } = held_or_lock();
         let State::Serving { game, .. } = &mut *state else {
             return None;
         };
         let Some([socket, stderr]) = game.take() else {
             return Some("no game was ordered".into());
         };
-        // Dropping the state closes the server's channel in this child.
+        // Replacing the state closes the server's channel in this child.
         *state = State::Child;
-        drop(state);
         // A group of its own: what the game starts can be signalled as one.
         let _ = rustix::process::setpgid(None, None);
         if let Err(e) = rustix::stdio::dup2_stderr(&stderr) {
             return Some(format!("dup2: {e}"));
         }
         drop(stderr);
-        session::adopt_channel(socket);
+        session::adopt_channel(&mut session, socket);
         None
     });
     if let Some(what) = failed {
@@ -190,10 +255,12 @@ pub extern "C" fn poker_fork_server_child() {
 
 /// In the server, after forking the game's child `pid`: closes the game's
 /// descriptors, waits for the child, and tells the evaluator how it ended.
+/// Releases the locks that [`poker_fork_server_next`] took.
 #[unsafe(no_mangle)]
 pub extern "C" fn poker_fork_server_reap(pid: c_int) {
     let failed = super::guard(Some("internal error".to_string()), || {
-        let mut state = state();
+        let Held { mut state, session } = held_or_lock();
+        drop(session);
         let State::Serving { channel, game } = &mut *state else {
             return None;
         };
@@ -242,7 +309,10 @@ pub(crate) fn serve_if_asked() {
         // SAFETY: fflush(NULL) flushes every open C output stream.
         unsafe { libc::fflush(std::ptr::null_mut()) };
         // SAFETY: the child only continues in this thread, into the
-        // library's own code and then the contestant's.
+        // library's own code and then the contestant's; this thread holds
+        // the library's locks (see the module's docs), so the child finds
+        // none held by a thread it does not have. (glibc's fork makes its
+        // own malloc usable in the child.)
         let pid = unsafe { libc::fork() };
         match pid {
             0 => {
@@ -250,7 +320,11 @@ pub(crate) fn serve_if_asked() {
                 return;
             }
             pid if pid > 0 => poker_fork_server_reap(pid),
-            _ => lost(&format!("fork: {}", std::io::Error::last_os_error())),
+            _ => {
+                let error = std::io::Error::last_os_error();
+                drop(take_held());
+                lost(&format!("fork: {error}"))
+            }
         }
     }
 }

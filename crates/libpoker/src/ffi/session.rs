@@ -31,9 +31,8 @@ pub(crate) fn is_fresh() -> bool {
 }
 
 /// Makes `socket` this process's channel to the evaluator (a fork server's
-/// game child).
-pub(crate) fn adopt_channel(socket: OwnedFd) {
-    let mut session = lock();
+/// game child, which holds the lock already).
+pub(crate) fn adopt_channel(session: &mut Session, socket: OwnedFd) {
     if let Ok(channel) = poker_protocol::Transport::socket(socket) {
         *session = Session::Evaluated(channel);
     }

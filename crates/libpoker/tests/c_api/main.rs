@@ -10,6 +10,7 @@ mod camicia_ffi;
 #[path = "../../../../tests/common/mod.rs"]
 mod common;
 mod contest_module;
+mod fork_server_threads;
 mod freecell_c;
 mod freecell_vectors;
 mod game_api;

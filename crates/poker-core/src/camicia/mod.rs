@@ -49,6 +49,7 @@ pub mod cycle;
 pub mod extend;
 mod fast;
 pub mod index;
+mod outcome;
 pub mod predecessor;
 pub mod reference;
 pub mod search;
@@ -57,68 +58,8 @@ mod vector;
 pub use card::{Card, ParseError, Player, notation, parse_deck, parse_deck_bytes, penalties};
 pub use fast::{PenaltyError, Simulator};
 pub use index::{DEAL_COUNT, Deal, DealError};
+pub use outcome::{GameEnd, Outcome};
 pub use vector::{ROUND_LIMIT, VectorSimulator};
-
-use std::fmt;
-
-/// How a Camicia game ended (not a contest game's status, which is the
-/// evaluator's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameEnd {
-    /// One player holds every card.
-    Finished,
-    /// A round started in the same state as an earlier round: it never ends.
-    Loop,
-}
-
-/// [`GameEnd`]'s former name.
-#[deprecated(
-    note = "renamed GameEnd (the evaluator's contest games have a GameStatus); removed in 0.4.0"
-)]
-pub type Status = GameEnd;
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameEnd::Finished => "finished",
-            GameEnd::Loop => "loop",
-        })
-    }
-}
-
-/// The result of a game: exercism's `status`, `cards` and `tricks`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// Finished or loop.
-    pub status: GameEnd,
-    /// Cards put on the pile during the game (up to the first repeated
-    /// round start, for a loop).
-    pub cards: u64,
-    /// Times the pile was collected (likewise).
-    pub tricks: u64,
-}
-
-impl Outcome {
-    /// An outcome from its three parts.
-    pub fn new(status: GameEnd, cards: u64, tricks: u64) -> Outcome {
-        Outcome {
-            status,
-            cards,
-            tricks,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    /// `finished, 13 cards, 1 trick(s)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}, {} cards, {} tricks",
-            self.status, self.cards, self.tricks
-        )
-    }
-}
 
 /// Simulates the game of `a` against `b` (top cards first; A plays first)
 /// with the fast engine. Any deck lengths and rank counts work.

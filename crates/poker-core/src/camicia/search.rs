@@ -14,7 +14,7 @@ mod extension;
 mod game;
 mod shard;
 
-pub use driver::{BLOCK, Partial, Search, SearchError, Work};
+pub use driver::{Partial, Search, SearchError, Work};
 pub use engine::Engine;
 pub use extension::{Extended, Extending, ExtensionWork, Spent};
 pub use game::{Game, LENGTH_BIN};
@@ -181,6 +181,10 @@ impl<F: FnOnce() -> u128> Lazy<F> {
         self.1.expect("computed on the first call")
     }
 }
+
+/// Deals per work block: a block is the unit handed to a worker thread
+/// (its engine sees it in batches of [`BATCH`] deals).
+pub const BLOCK: u64 = 1 << 14;
 
 /// Deals per engine batch: [`scan_range`] and [`scan_random`] hand their
 /// engine at most this many deals at a time.

@@ -17,3 +17,4 @@ mod contest_scoring;
 mod freecell_batch;
 mod freecell_board;
 mod freecell_find;
+mod import_cycles;

@@ -15,29 +15,24 @@
 //! `start..end` are then the draws `0..count`). Format 1 files still read.
 
 mod error;
+mod format;
 mod records;
 
 pub use error::{List, RecordError, UnitError};
+pub use format::{CHECKPOINT_FORMAT, UNIT_FORMAT};
+use format::{CHECKPOINT_FORMAT_1, UNIT_FORMAT_1};
 pub use records::{
     Counts, CycleRecord, ExtendedRecord, ExtensionRecord, GameRecord, Lengths, RandomRecord,
-    ShardRecord, Timing, parse_depth,
+    ShardRecord, Timing, index_field, parse_depth,
 };
 
 use poker_core::camicia::search::{
     Extending, ExtensionWork, LENGTH_BIN, Report, Shard, Spent, Work,
 };
-use poker_core::camicia::{DEAL_COUNT, GameEnd, VectorSimulator};
+use poker_core::camicia::{GameEnd, VectorSimulator};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// `format` of a finished unit's result file.
-pub const UNIT_FORMAT: &str = "poker-camicia-unit/2";
-/// `format` of a checkpoint.
-pub const CHECKPOINT_FORMAT: &str = "poker-camicia-checkpoint/2";
-/// The formats before extension, still read.
-const UNIT_FORMAT_1: &str = "poker-camicia-unit/1";
-const CHECKPOINT_FORMAT_1: &str = "poker-camicia-checkpoint/1";
 
 /// A result file or a checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,27 +88,6 @@ pub fn engine_name() -> &'static str {
     } else {
         "fast"
     }
-}
-
-/// Parses the decimal index field `name`.
-///
-/// # Errors
-///
-/// [`RecordError::NotAnIndex`] if `text` is not a decimal number,
-/// [`RecordError::PastLastIndex`] if it is past the last deal's index.
-pub fn index_field(name: &str, text: &str) -> Result<u128, RecordError> {
-    let value: u128 = text.parse().map_err(|source| RecordError::NotAnIndex {
-        field: name.into(),
-        text: text.into(),
-        source,
-    })?;
-    if value > DEAL_COUNT {
-        return Err(RecordError::PastLastIndex {
-            field: name.into(),
-            value,
-        });
-    }
-    Ok(value)
 }
 
 /// The blocks `[first, end)` that slice `shard` takes of a random run of

@@ -5,10 +5,10 @@
 use poker_core::camicia::cycle::Cycle;
 use poker_core::camicia::extend::Depth;
 use poker_core::camicia::search::{Extended, Game};
-use poker_core::camicia::{Deal, GameEnd, Outcome, notation};
+use poker_core::camicia::{DEAL_COUNT, Deal, GameEnd, Outcome, notation};
 use serde::{Deserialize, Serialize};
 
-use super::{RecordError, index_field};
+use super::RecordError;
 
 /// A loop's cycle: its id (see `poker_core::camicia::cycle`), its mirror's id
 /// (A and B swapped), its length in tricks and the cards of one turn.
@@ -174,6 +174,27 @@ pub struct ExtensionRecord {
     pub games: u64,
     pub nodes: u64,
     pub gains: Lengths,
+}
+
+/// Parses the decimal index field `name`.
+///
+/// # Errors
+///
+/// [`RecordError::NotAnIndex`] if `text` is not a decimal number,
+/// [`RecordError::PastLastIndex`] if it is past the last deal's index.
+pub fn index_field(name: &str, text: &str) -> Result<u128, RecordError> {
+    let value: u128 = text.parse().map_err(|source| RecordError::NotAnIndex {
+        field: name.into(),
+        text: text.into(),
+        source,
+    })?;
+    if value > DEAL_COUNT {
+        return Err(RecordError::PastLastIndex {
+            field: name.into(),
+            value,
+        });
+    }
+    Ok(value)
 }
 
 /// `exact` or `first N tricks` as a [`Depth`].

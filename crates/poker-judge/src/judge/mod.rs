@@ -13,12 +13,6 @@ mod interactor;
 pub use input::{InputError, MAX_INPUT, test_input, validate_input};
 pub use interactor::{Interaction, JudgeVerdict, MemoryLink, PATIENCE, interact, verdict};
 
-/// [`JudgeVerdict`]'s former name.
-#[deprecated(
-    note = "renamed JudgeVerdict (the evaluator's runs have a RunVerdict); removed in 0.4.0"
-)]
-pub type Verdict = JudgeVerdict;
-
 /// Kattis' "accepted" exit status for validators.
 pub const ACCEPT: u8 = 42;
 /// Kattis' "wrong answer" exit status for validators.

@@ -18,15 +18,17 @@ mod meter;
 mod names;
 mod nested;
 mod place;
+mod shape;
 mod v1;
 mod version;
 use files::write_file;
 pub use keepalive::FreezerKeepalive;
 pub use meter::CpuMeter;
 use names::unique_name;
-pub use nested::{CgroupShape, SERVER_LEAF};
+pub use nested::SERVER_LEAF;
 pub use place::{CGROUP_ENV, CGROUP_PARENT, SUPERVISOR_LEAF};
 use place::{cgroup_mounts, v2_base};
+pub use shape::CgroupShape;
 use version::{V2, Version};
 
 /// The cgroup of one game.

@@ -1,16 +1,12 @@
 //! Running a search on a pool of worker threads: work blocks, batches of
 //! blocks, merged reports.
 
-use super::{Engine, Extending, Game, Report, scan_random_into, scan_range_into};
+use super::{BLOCK, Engine, Extending, Game, Report, scan_random_into, scan_range_into};
 use crate::camicia::index::DEAL_COUNT;
 use rayon::prelude::*;
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
-
-/// Deals per work block: a block is the unit handed to a worker thread
-/// (its engine sees it in batches of [`BATCH`](super::BATCH) deals).
-pub const BLOCK: u64 = 1 << 14;
 
 /// Blocks per thread in one batch of blocks: after each batch, loops are
 /// reported and the blocks' reports merged.

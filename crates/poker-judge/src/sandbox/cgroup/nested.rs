@@ -9,6 +9,7 @@
 
 use super::files::write_file;
 use super::names::{game_name, unique_name};
+use super::shape::CgroupShape;
 use super::{CgroupJoin, GameCgroup, open_procs};
 use crate::sandbox::limits::Limits;
 use rustix::process::Pid;
@@ -21,33 +22,6 @@ use std::time::Instant;
 /// processes: a v2 cgroup that holds processes cannot enable controllers
 /// for children, and freezing a folder freezes its children too.
 pub const SERVER_LEAF: &str = "server";
-
-/// What a cgroup is made for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CgroupShape {
-    /// One game in a fresh process.
-    Game,
-    /// A fork server's jail: the memory limit and the process limit (one
-    /// more, for the server whose place each game's child takes) hold for
-    /// the server and all its games together. On v2 a folder with a
-    /// `server/` leaf for the server's processes beside `game-N/` leaves;
-    /// on v1 the server's folders, with its games' `memory` and `pids`
-    /// folders inside them (`memory.use_hierarchy` on).
-    ForkServer,
-}
-
-impl CgroupShape {
-    /// The limits of the cgroup's own folder for a game's `limits`.
-    pub(super) fn own_limits(self, limits: &Limits) -> Limits {
-        match self {
-            CgroupShape::Game => limits.clone(),
-            CgroupShape::ForkServer => Limits {
-                processes: limits.processes.saturating_add(1),
-                ..limits.clone()
-            },
-        }
-    }
-}
 
 impl GameCgroup {
     /// A fork server's cgroup on v2 (see [`CgroupShape::ForkServer`]).
