@@ -153,8 +153,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Hunted::Stopped { signal, next } => {
             bar.finish_and_clear();
             eprintln!(
-                "poker: stopped by signal {signal}; checkpoint saved at index {next} \
-                 (run the same command again to resume)"
+                "poker: stopped by signal {signal}; checkpoint saved at {} {next} \
+                 (run the same command again to resume)",
+                position(hunt.unit.as_ref())
             );
             return Ok(ExitCode::from(128 + signal as u8));
         }
@@ -200,6 +201,14 @@ fn work(args: &Args) -> anyhow::Result<Work> {
     })
 }
 
+/// What a unit's positions count: indices, or a random run's draws.
+fn position(unit: Option<&Unit>) -> &'static str {
+    match unit {
+        Some(u) if u.random.is_some() => "draw",
+        _ => "index",
+    }
+}
+
 /// The run shown as it goes: the progress bar, each loop printed above it.
 struct Shown<'a> {
     bar: &'a indicatif::ProgressBar,
@@ -211,10 +220,11 @@ impl Watch for Shown<'_> {
     fn resumed(&self, at: u128) {
         if let Some(unit) = self.unit {
             eprintln!(
-                "poker: resuming from checkpoint {} at index {at} of {}..{}",
+                "poker: resuming from checkpoint {} at {} {at} of {}..{}",
                 unit.checkpoint
                     .as_deref()
                     .map_or("", |p| p.to_str().unwrap_or("")),
+                position(Some(unit)),
                 unit.range.0,
                 unit.range.1
             );
