@@ -42,8 +42,9 @@ pub struct RunOptions {
     /// Wall-clock guard per game, in seconds, 0.001 to 3600: it stops a
     /// program that hangs (sleeps, blocks), it does not measure speed. It
     /// is extended by the CPU time other processes take on the game's
-    /// CPUs, so a busy machine cannot time out an honest game. Default:
-    /// twice the CPU limit.
+    /// CPUs while the game waits for them (at most four times more), so a
+    /// busy machine cannot time out an honest game. Default: twice the CPU
+    /// limit.
     #[arg(long, value_name = "SECONDS")]
     wall_limit: Option<f64>,
 
@@ -56,7 +57,10 @@ pub struct RunOptions {
     /// process may run on): `bench --jobs N` runs its jobs on them in
     /// turn, `eval` on the quietest of them. Keep other work off them for
     /// fair timing (see `poker doctor`). Default: the allowed CPUs with the
-    /// least load when the games start.
+    /// least load when the games start. In the sandbox each CPU named is
+    /// leased to this run alone, so runs on disjoint CPUs go side by side;
+    /// without --cpus a run leases the whole machine and others wait for it
+    /// (see docs/sandbox.md).
     #[arg(long, value_name = "LIST", value_parser = cpu_list)]
     cpus: Option<CpuList>,
 
