@@ -7,6 +7,7 @@ mod doctor;
 mod eval;
 mod freecell;
 mod hand;
+mod jobs;
 mod judge;
 mod lease;
 mod manual;

@@ -6,7 +6,7 @@ mod stats;
 mod tally;
 
 use crate::run_options::RunOptions;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use poker_judge::evaluator::{self, SandboxMode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,7 +78,7 @@ pub struct Args {
 /// Runs `poker bench`: plays the games, sums them up, and reports.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = args.run.config(SandboxMode::Auto)?;
-    config.jobs = jobs(args.jobs)?;
+    config.jobs = crate::jobs::bounded(args.jobs)?;
     config.fork_server = !args.fresh_processes;
     if let Some(path) = &args.html {
         crate::output_file::check_writable(path)?;
@@ -123,17 +123,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The games played at once: `--jobs`, or one per core, at most 4 per core.
-fn jobs(asked: Option<usize>) -> anyhow::Result<usize> {
-    let jobs = asked.unwrap_or_else(rayon::current_num_threads);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if jobs == 0 || jobs > 4 * cores {
-        bail!(
-            "--jobs must be from 1 to {} (4 per core on this machine), not {jobs}",
-            4 * cores
-        );
-    }
-    Ok(jobs)
 }

@@ -106,7 +106,13 @@ fn python_examples_in_the_docs_run() {
                     ),
                     "{out}"
                 );
-                assert!(out.ends_with("5H 3H 3C 7S 7D TC\n"), "{out}");
+                assert!(out.contains("5H 3H 3C 7S 7D TC\n"), "{out}");
+                assert!(
+                    out.ends_with(
+                        "7225 68 --A-Q--J--J---Q--AJ-K---K- -J-------Q------A--A--QKK-\n"
+                    ),
+                    "{out}"
+                );
             }
             count += 1;
         }

@@ -21,7 +21,7 @@ fn poker(args: &[&str]) -> std::process::Output {
 
 /// Loads `page` (HTML or SVG text) at `width` px in Chromium, runs
 /// `script`, screenshots it next to `file`, and returns the findings.
-fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
+pub(crate) fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
     let page = std::fs::read_to_string(file).unwrap();
     let harness = file.with_extension(format!("{width}.html"));
     std::fs::write(&harness, browser::harness(&page, width, script)).unwrap();
@@ -36,7 +36,7 @@ fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
 
 /// Boxes in the page and whether two meet (more than half a pixel), for
 /// the scripts below.
-const BOXES: &str = r##"
+pub(crate) const BOXES: &str = r##"
 function box(e) { var b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; }
 function meet(a, b) { return a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5; }
 function within(a, b) { return a.l >= b.l - 0.5 && a.r <= b.r + 0.5 && a.t >= b.t - 0.5 && a.b <= b.b + 0.5; }
