@@ -104,6 +104,9 @@ install-files:
 		echo "  export PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig"; \
 		echo '  cc prog.c $$(pkg-config --cflags --libs libpoker) -Wl,-rpath,$$(pkg-config --variable=libdir libpoker)'; \
 	fi
+	@if [ -z "$(DESTDIR)" ]; then case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) \
+		echo "make: $(PREFIX)/bin is not on PATH: for the poker command and its man pages," \
+			"export PATH=$(PREFIX)/bin:\$$PATH";; esac; fi
 
 uninstall:
 	rm -f $(DEST)/include/poker.h $(DEST)/lib/libpoker.so $(DEST)/lib/$(SONAME) \
