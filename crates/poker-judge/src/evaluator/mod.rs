@@ -105,7 +105,6 @@ pub fn play_many(
     config: &RunConfig,
     on_game: impl Fn(GameResult) + Sync,
 ) -> std::io::Result<fork_server::Processes> {
-    let _sigpipe = process::SigpipeIgnored::new();
     let jobs = config.jobs.max(1).min(count.max(1));
     let next = std::sync::atomic::AtomicUsize::new(1);
     let take = || {
@@ -171,7 +170,6 @@ pub fn evaluate(
     config: &RunConfig,
     mut on_game: impl FnMut(&Contestant, &GameResult),
 ) -> std::io::Result<Vec<ContestantResult>> {
-    let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);

@@ -18,7 +18,7 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ExitStatus, Stdio};
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
@@ -57,46 +57,6 @@ pub fn become_supervisor() -> std::io::Result<Supervisor> {
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
         .map_err(context("prctl(PR_SET_DUMPABLE)"))?;
     Ok(Supervisor(()))
-}
-
-/// Ignores SIGPIPE while any of these lives, then restores the previous
-/// disposition: a write to a contestant that has gone (over a pipe) must be
-/// an error for the evaluator, never its death. Counted, so evaluations
-/// running at once in one process do not undo each other.
-pub struct SigpipeIgnored(());
-
-/// How many [`SigpipeIgnored`] live, and the disposition before the first.
-static SIGPIPE: Mutex<(usize, libc::sighandler_t)> = Mutex::new((0, libc::SIG_DFL));
-
-impl SigpipeIgnored {
-    /// Starts ignoring SIGPIPE.
-    pub fn new() -> SigpipeIgnored {
-        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
-        if state.0 == 0 {
-            // SAFETY: sets the disposition to SIG_IGN; no handler code runs.
-            // No safe wrapper offers signal dispositions.
-            state.1 = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-        }
-        state.0 += 1;
-        SigpipeIgnored(())
-    }
-}
-
-impl Default for SigpipeIgnored {
-    fn default() -> Self {
-        SigpipeIgnored::new()
-    }
-}
-
-impl Drop for SigpipeIgnored {
-    fn drop(&mut self) {
-        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
-        state.0 -= 1;
-        if state.0 == 0 && state.1 != libc::SIG_ERR {
-            // SAFETY: restores the disposition saved by the first `new`.
-            unsafe { libc::signal(libc::SIGPIPE, state.1) };
-        }
-    }
 }
 
 /// Starts a prepared run: stdin empty, stdout and stderr drained into
