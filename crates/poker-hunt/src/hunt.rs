@@ -2,9 +2,9 @@
 //! from its checkpoint, saved on a timer and on SIGTERM, its result file
 //! written), with its wall and CPU time.
 
-use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds};
+use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds, thread_cpu_time};
 use poker_core::camicia::VectorSimulator;
-use poker_core::camicia::search::{Game, Partial, Report, Search};
+use poker_core::camicia::search::{Game, Partial, Report, Search, time_extension_with};
 use std::cell::Cell;
 use std::time::Instant;
 
@@ -78,6 +78,7 @@ impl Hunt {
     /// [`RunError::Search`] if the search cannot run, and for a unit the
     /// errors of [`Unit::run`].
     pub fn run(&self, watch: &impl Watch) -> Result<Hunted, RunError> {
+        time_extension_with(thread_cpu_time);
         let (wall, cpu) = (Instant::now(), cpu_seconds());
         let before = Cell::new(0u64);
         let search = &self.search;
