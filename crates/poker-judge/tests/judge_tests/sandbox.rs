@@ -313,6 +313,7 @@ fn open_stops_at_the_file_limit_with_emfile() {
 #[test]
 fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
     needs!(tier::SANDBOX);
+    let _cpu = crate::common::cpu_bound();
     let limits = Limits {
         cpu: Duration::from_secs(1),
         ..Limits::default()
@@ -326,9 +327,10 @@ fn busy_loop_dies_of_sigxcpu_at_the_cpu_limit() {
         run.stderr
     );
     let cpu = run.outcome.usage.cpu_time.expect("cpu time");
-    // The kernel's RLIMIT_CPU ticks and the cgroup's accounting differ by
-    // some milliseconds (946 ms was seen on a loaded machine).
-    assert!(cpu >= Duration::from_millis(800), "{cpu:?}");
+    // Stopped at the soft limit, not the hard one a second later: only
+    // that side is asserted. (RLIMIT_CPU is sampled at the tick and was
+    // seen to signal a spinner sharing its CPU at 0.66 s of a 1 s limit.)
+    assert!(cpu < Duration::from_secs(2), "{cpu:?}");
 }
 
 #[test]
