@@ -43,10 +43,12 @@ pub struct Args {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
-    /// Take slice I (0-based) of N disjoint slices of --range: indices
-    /// START + floor(I*len/N) up to START + floor((I+1)*len/N), len = END - START
-    /// (a job array passes its task index as I).
-    #[arg(long, value_name = "I/N", requires = "range")]
+    /// Take slice I (0-based) of N disjoint slices of the work (a job array
+    /// passes its task index as I). Of --range: indices START + floor(I*len/N)
+    /// up to START + floor((I+1)*len/N), len = END - START. Of --count:
+    /// blocks floor(I*B/N) up to floor((I+1)*B/N) of the run's B blocks of
+    /// 16,384 deals, the very deals the whole run draws there.
+    #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
     /// Write the unit's result file (JSON) to FILE when it is done: the
     /// indices covered (or the seed and count of random deals), counts,
@@ -108,7 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let unit = match work {
         _ if args.output.is_none() && args.checkpoint.is_none() => None,
         Work::Range { start, end } => Some(unit_of(&args, start, end, None)?),
-        Work::Random { seed, count } => Some(unit_of(&args, 0, u128::from(count), Some(seed))?),
+        Work::Random { seed, .. } | Work::RandomBlocks { seed, .. } => {
+            let (start, end) = work.draws();
+            Some(unit_of(&args, start, end, Some(seed))?)
+        }
         _ => None,
     };
     let threads = match args.jobs {
@@ -161,6 +166,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mode = match work {
         Work::Range { start, end } => format!("range {start}..{end}"),
         Work::Random { seed, .. } => format!("random, seed {seed}"),
+        Work::RandomBlocks {
+            seed, first, end, ..
+        } => format!(
+            "random, seed {seed}, shard {} (blocks {first}..{end})",
+            args.shard.map_or(String::new(), |s| s.to_string())
+        ),
         _ => "search".to_string(),
     };
     if args.json {
@@ -182,9 +193,12 @@ fn work(args: &Args) -> anyhow::Result<Work> {
             };
             Work::Range { start, end }
         }
-        None => Work::Random {
-            seed: args.seed,
-            count: args.count,
+        None => match args.shard {
+            Some(shard) => Work::random_shard(args.seed, args.count, shard),
+            None => Work::Random {
+                seed: args.seed,
+                count: args.count,
+            },
         },
     })
 }
@@ -349,7 +363,8 @@ fn unit_of(args: &Args, start: u128, end: u128, random: Option<u64>) -> anyhow::
             let (from, to) = parse_range(r)?;
             Some((shard, from, to))
         }
-        _ => None,
+        (Some(shard), None) => Some((shard, 0, u128::from(args.count))),
+        (None, _) => None,
     };
     if !(args.checkpoint_every >= 0.0 && args.checkpoint_every.is_finite()) {
         bail!("--checkpoint-every is a number of seconds, 0 or more");

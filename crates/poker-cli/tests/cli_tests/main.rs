@@ -7,6 +7,7 @@
 mod browser;
 mod camicia_cli;
 mod camicia_extension;
+mod camicia_random_units;
 mod camicia_slurm;
 mod camicia_units;
 mod cli;

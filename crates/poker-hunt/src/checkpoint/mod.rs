@@ -19,14 +19,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What a unit is: its indices, where it was cut from, and its files.
 pub struct Unit {
-    /// The indices it covers, `start..end` (for random deals, its draws
-    /// `0..count`).
+    /// The indices it covers, `start..end` (for random deals, its draws:
+    /// `0..count`, or a shard's, as [`Work::draws`]).
     pub range: (u128, u128),
     /// For random deals: the seed.
     pub random: Option<u64>,
     /// Backward extension (`None`: uniform).
     pub extend: Option<Extending>,
-    /// `--shard I/N` and the range it slices.
+    /// `--shard I/N` and the range it slices (for random deals, the
+    /// whole run's draws `0..count`).
     pub shard: Option<(Shard, u128, u128)>,
     /// `--checkpoint FILE`.
     pub checkpoint: Option<PathBuf>,
@@ -64,6 +65,21 @@ pub fn thread_cpu_time() -> std::time::Duration {
 }
 
 impl Unit {
+    /// The deals this unit simulates.
+    pub fn work(&self) -> Work {
+        match (self.random, self.shard) {
+            (None, _) => Work::Range {
+                start: self.range.0,
+                end: self.range.1,
+            },
+            (Some(seed), Some((shard, _, count))) => Work::random_shard(seed, count as u64, shard),
+            (Some(seed), None) => Work::Random {
+                seed,
+                count: (self.range.1 - self.range.0) as u64,
+            },
+        }
+    }
+
     fn record(&self, report: &Report, next: Option<u128>, timing: Timing) -> UnitFile {
         UnitFile::new(report, self.range, next, self.shard, self.random, timing)
     }
@@ -155,19 +171,7 @@ impl Unit {
             &mut dyn FnMut(&Partial) -> ControlFlow<()>,
         ) -> Result<Partial, SearchError>,
     ) -> Result<UnitEnding, RunError> {
-        debug_assert_eq!(
-            search.work,
-            match self.random {
-                None => Work::Range {
-                    start: self.range.0,
-                    end: self.range.1,
-                },
-                Some(seed) => Work::Random {
-                    seed,
-                    count: (self.range.1 - self.range.0) as u64,
-                },
-            }
-        );
+        debug_assert_eq!(search.work, self.work());
         debug_assert_eq!(search.extend, self.extend);
         let (from, before) = match self.resume(search)? {
             Some((partial, timing)) => {

@@ -6,7 +6,7 @@ use super::error::{ClaimError, ExtensionClaimError, MergeError, Problem};
 use crate::proof;
 use crate::unit::{CycleRecord, GameRecord, UnitFile};
 use poker_core::camicia::cycle::Cycle;
-use poker_core::camicia::search::{Game, Report};
+use poker_core::camicia::search::{Game, Report, Work};
 use poker_core::camicia::{Deal, Simulator};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -55,15 +55,16 @@ pub(super) fn check_all(
         if range.is_some() {
             problems.push(Problem::RangeWithRandom);
         }
-        problems.extend(distinct_seeds(&units));
+        problems.extend(seeds_covered(&units));
         Some((0, units.iter().map(|u| u.end - u.start).sum()))
     } else {
-        let range = range.or_else(|| shard_range(&units)).or_else(|| {
+        let all: Vec<&Checked> = units.iter().collect();
+        let range = range.or_else(|| shard_range(&all)).or_else(|| {
             let start = units.iter().map(|u| u.start).min()?;
             Some((start, units.iter().map(|u| u.end).max()?))
         });
         if let Some(range) = range {
-            problems.extend(coverage(&units, range));
+            problems.extend(coverage(&all, range, None));
         }
         range
     };
@@ -112,20 +113,37 @@ pub(super) fn check_all(
     })
 }
 
-/// Units of random deals must have distinct seeds: two with the same seed
-/// drew the same deals.
-fn distinct_seeds(units: &[Checked]) -> Vec<Problem> {
-    let mut by_seed: BTreeMap<u64, Vec<PathBuf>> = BTreeMap::new();
+/// Units of random deals of one seed must be shards of one run that tile
+/// it: two whole runs of a seed drew the same deals, and shards are
+/// checked like index ranges over the run's draws (gaps, overlaps and
+/// missing shards named).
+fn seeds_covered(units: &[Checked]) -> Vec<Problem> {
+    let mut by_seed: BTreeMap<u64, Vec<&Checked>> = BTreeMap::new();
     for u in units {
         if let Some(r) = &u.file.random {
-            by_seed.entry(r.seed).or_default().push(u.path.clone());
+            by_seed.entry(r.seed).or_default().push(u);
         }
     }
-    by_seed
-        .into_iter()
-        .filter(|(_, paths)| paths.len() > 1)
-        .map(|(seed, paths)| Problem::SameSeed { seed, paths })
-        .collect()
+    let mut problems = Vec::new();
+    for (seed, group) in by_seed {
+        if group.iter().all(|u| u.file.shard.is_none()) {
+            if group.len() > 1 {
+                problems.push(Problem::SameSeed {
+                    seed,
+                    paths: group.iter().map(|u| u.path.clone()).collect(),
+                });
+            }
+            continue;
+        }
+        let range = shard_range(&group).unwrap_or_else(|| {
+            (
+                group.iter().map(|u| u.start).min().unwrap_or(0),
+                group.iter().map(|u| u.end).max().unwrap_or(0),
+            )
+        });
+        problems.extend(coverage(&group, range, Some(seed)));
+    }
+    problems
 }
 
 /// Replays an extended deal, the deal it came from, and checks that their
@@ -177,11 +195,26 @@ fn check_file(path: &std::path::Path) -> Result<Checked, Box<Problem>> {
         };
         let from = shard_index("shard.start", &s.start)?;
         let to = shard_index("shard.end", &s.end)?;
-        let want = poker_core::camicia::search::Shard {
+        let shard = poker_core::camicia::search::Shard {
             index: s.index,
             count: s.count,
-        }
-        .slice(from, to);
+        };
+        let want = match &file.random {
+            // A slice of the run's blocks: its draws.
+            Some(r) if s.index < s.count && from == 0 && to <= u128::from(u64::MAX) => {
+                let blocks = crate::unit::random_blocks(r.seed, to, shard);
+                if s.blocks != Some(blocks) {
+                    return Err(Box::new(Problem::ShardBlocks {
+                        path: path.into(),
+                        claimed: s.blocks,
+                        slice: blocks,
+                    }));
+                }
+                Work::random_shard(r.seed, to as u64, shard).draws()
+            }
+            Some(_) => (from, from),
+            None => shard.slice(from, to),
+        };
         if s.index >= s.count || want != (start, end) {
             return Err(Box::new(Problem::Shard {
                 path: path.into(),
@@ -204,7 +237,7 @@ fn check_file(path: &std::path::Path) -> Result<Checked, Box<Problem>> {
 }
 
 /// The range every unit's shard was cut from, if they all say the same.
-fn shard_range(units: &[Checked]) -> Option<(u128, u128)> {
+fn shard_range(units: &[&Checked]) -> Option<(u128, u128)> {
     let mut ranges = units.iter().map(|u| {
         u.file
             .shard
@@ -221,9 +254,9 @@ fn shard_range(units: &[Checked]) -> Option<(u128, u128)> {
 
 /// Every index of `start..end` covered exactly once: the gaps and overlaps,
 /// each with the units around it.
-fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
+fn coverage(units: &[&Checked], (start, end): (u128, u128), seed: Option<u64>) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut order: Vec<&Checked> = units.iter().filter(|u| u.start < u.end).collect();
+    let mut order: Vec<&Checked> = units.iter().copied().filter(|u| u.start < u.end).collect();
     order.sort_by_key(|u| (u.start, u.end));
     let path = |u: &Checked| u.path.clone();
     let mut cursor = start;
@@ -231,6 +264,7 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
     for u in order {
         if u.start < start || u.end > end {
             problems.push(Problem::Outside {
+                seed,
                 path: path(u),
                 covers: (u.start, u.end),
                 range: (start, end),
@@ -238,6 +272,7 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
         }
         if u.start > cursor {
             problems.push(Problem::Gap {
+                seed,
                 start: cursor,
                 end: u.start,
                 after: last.map(path),
@@ -247,6 +282,7 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
             // Without a unit before it, a unit starting before the cursor
             // starts before the range: it is outside, told above.
             problems.push(Problem::Overlap {
+                seed,
                 start: u.start.max(start),
                 end: cursor.min(u.end),
                 first: path(l),
@@ -260,6 +296,7 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
     }
     if cursor < end {
         problems.push(Problem::Gap {
+            seed,
             start: cursor,
             end,
             after: last.map(path),
@@ -276,6 +313,7 @@ fn coverage(units: &[Checked], (start, end): (u128, u128)) -> Vec<Problem> {
                 .collect();
             if !missing.is_empty() && !problems.is_empty() {
                 problems.push(Problem::MissingShards {
+                    seed,
                     count: s.count,
                     missing,
                 });

@@ -88,6 +88,16 @@ pub enum Problem {
         /// What the file covers.
         covers: (u128, u128),
     },
+    /// A shard of random deals whose `blocks` are not the blocks its
+    /// slice takes.
+    ShardBlocks {
+        /// The file.
+        path: PathBuf,
+        /// The blocks written (`None`: none).
+        claimed: Option<[u64; 2]>,
+        /// The blocks of its slice.
+        slice: [u64; 2],
+    },
     /// Units of random deals and of index ranges given together.
     MixedModes,
     /// `--range` given for units of random deals.
@@ -101,6 +111,8 @@ pub enum Problem {
     },
     /// A unit covers indices outside the range merged.
     Outside {
+        /// For random deals: the seed (the range is its draws).
+        seed: Option<u64>,
         /// The file.
         path: PathBuf,
         /// What it covers.
@@ -110,6 +122,8 @@ pub enum Problem {
     },
     /// Indices no unit covers.
     Gap {
+        /// For random deals: the seed (the indices are its draws).
+        seed: Option<u64>,
         /// The first index not covered.
         start: u128,
         /// One past the last.
@@ -121,6 +135,8 @@ pub enum Problem {
     },
     /// Indices two units cover.
     Overlap {
+        /// For random deals: the seed (the indices are its draws).
+        seed: Option<u64>,
         /// The first index covered twice.
         start: u128,
         /// One past the last.
@@ -132,6 +148,8 @@ pub enum Problem {
     },
     /// Shards missing from a set of `N` (told beside a gap; at most 20).
     MissingShards {
+        /// For random deals: the seed.
+        seed: Option<u64>,
         /// `N`.
         count: u64,
         /// The indices `I` of the shards missing.
@@ -170,6 +188,21 @@ impl fmt::Display for Problem {
                  {want_start}..{want_end}, but covers {start}..{end}",
                 path.display()
             ),
+            Problem::ShardBlocks {
+                path,
+                claimed,
+                slice: [first, end],
+            } => {
+                write!(
+                    f,
+                    "{}: its shard takes blocks {first}..{end}, but ",
+                    path.display()
+                )?;
+                match claimed {
+                    Some([a, b]) => write!(f, "it says blocks {a}..{b}"),
+                    None => f.write_str("it names no blocks"),
+                }
+            }
             Problem::MixedModes => {
                 f.write_str("units of random deals and units of index ranges do not merge together")
             }
@@ -185,21 +218,27 @@ impl fmt::Display for Problem {
                 write!(f, " all drew the random deals of seed {seed}")
             }
             Problem::Outside {
+                seed,
                 path,
                 covers: (start, end),
                 range: (from, to),
             } => write!(
                 f,
-                "{} covers {start}..{end}, outside the range {from}..{to}",
-                path.display()
+                "{} covers {start}..{end}, outside the {} {from}..{to}",
+                path.display(),
+                match seed {
+                    Some(seed) => format!("draws of seed {seed}"),
+                    None => "range".into(),
+                }
             ),
             Problem::Gap {
+                seed,
                 start,
                 end,
                 after,
                 before,
             } => {
-                write!(f, "gap: indices {start}..{end} are in no unit (")?;
+                write!(f, "gap: {} are in no unit (", what(*seed, *start, *end))?;
                 match (after, before) {
                     (Some(after), _) => write!(f, "after {}", after.display())?,
                     (None, Some(_)) => f.write_str("at the range's start")?,
@@ -211,18 +250,28 @@ impl fmt::Display for Problem {
                 f.write_str(")")
             }
             Problem::Overlap {
+                seed,
                 start,
                 end,
                 first,
                 second,
             } => write!(
                 f,
-                "overlap: indices {start}..{end} are in both {} and {}",
+                "overlap: {} are in both {} and {}",
+                what(*seed, *start, *end),
                 first.display(),
                 second.display()
             ),
-            Problem::MissingShards { count, missing } => {
-                f.write_str("missing shards: ")?;
+            Problem::MissingShards {
+                seed,
+                count,
+                missing,
+            } => {
+                f.write_str("missing shards")?;
+                if let Some(seed) = seed {
+                    write!(f, " of seed {seed}")?;
+                }
+                f.write_str(": ")?;
                 for (i, index) in missing.iter().enumerate() {
                     let comma = if i == 0 { "" } else { ", " };
                     write!(f, "{comma}{index}/{count}")?;
@@ -231,6 +280,14 @@ impl fmt::Display for Problem {
             }
             Problem::Claim { path, error } => write!(f, "{}: {error}", path.display()),
         }
+    }
+}
+
+/// `indices START..END`, or for random deals `draws START..END of seed S`.
+fn what(seed: Option<u64>, start: u128, end: u128) -> String {
+    match seed {
+        Some(seed) => format!("draws {start}..{end} of seed {seed}"),
+        None => format!("indices {start}..{end}"),
     }
 }
 

@@ -173,10 +173,15 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
         loops,
         cycles,
         mode: if random > 0 { "random" } else { "range" },
-        seeds: units
-            .iter()
-            .filter_map(|u| Some(u.file.random.as_ref()?.seed))
-            .collect(),
+        seeds: {
+            let mut seeds: Vec<u64> = units
+                .iter()
+                .filter_map(|u| Some(u.file.random.as_ref()?.seed))
+                .collect();
+            seeds.sort_unstable();
+            seeds.dedup();
+            seeds
+        },
         extension: settings,
         lengths_extended: extending.then(|| crate::unit::Lengths {
             bin_cards: LENGTH_BIN,

@@ -26,7 +26,9 @@ pub use records::{
     ShardRecord, Timing, index_field, parse_depth,
 };
 
-use poker_core::camicia::search::{Extending, ExtensionWork, LENGTH_BIN, Report, Shard, Spent};
+use poker_core::camicia::search::{
+    Extending, ExtensionWork, LENGTH_BIN, Report, Shard, Spent, Work,
+};
 use poker_core::camicia::{GameEnd, VectorSimulator};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -88,6 +90,15 @@ pub fn engine_name() -> &'static str {
     }
 }
 
+/// The blocks `[first, end)` that slice `shard` takes of a random run of
+/// `count` deals.
+pub fn random_blocks(seed: u64, count: u128, shard: Shard) -> [u64; 2] {
+    match Work::random_shard(seed, count as u64, shard) {
+        Work::RandomBlocks { first, end, .. } => [first, end],
+        _ => unreachable!("random_shard makes RandomBlocks"),
+    }
+}
+
 impl UnitFile {
     /// The record of `report` for the unit `start..end`: a result file if
     /// `next` is `None`, else a checkpoint up to `next`.
@@ -118,6 +129,7 @@ impl UnitFile {
                 count: s.count,
                 start: from.to_string(),
                 end: to.to_string(),
+                blocks: random.map(|seed| random_blocks(seed, to, s)),
             }),
             top: report.top,
             counts: Counts {

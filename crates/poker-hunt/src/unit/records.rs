@@ -224,8 +224,14 @@ pub struct RandomRecord {
 pub struct ShardRecord {
     pub index: u64,
     pub count: u64,
+    /// The range sliced: indices, or for random deals the whole run's
+    /// draws `0..count`.
     pub start: String,
     pub end: String,
+    /// For random deals: the run's blocks of 16,384 deals this slice took,
+    /// `[first, end)` (its draws are `first·16384 .. min(end·16384, count)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<[u64; 2]>,
 }
 
 /// Time spent, over every run of the unit (resumed runs add up).

@@ -33,15 +33,69 @@ pub enum Work {
         /// How many deals.
         count: u64,
     },
+    /// Blocks `first .. end` of the random search `Random { seed, count }`
+    /// (a shard of it, see [`Work::random_shard`]): exactly the deals
+    /// those blocks draw in the whole search, block `first + i` on ChaCha8
+    /// stream `first + i`. Its blocks are numbered from 0 like any work's;
+    /// its games' draw numbers are the whole search's.
+    RandomBlocks {
+        /// The ChaCha8 seed.
+        seed: u64,
+        /// How many deals the whole search draws.
+        count: u64,
+        /// The first block of the whole search taken.
+        first: u64,
+        /// One past the last block taken.
+        end: u64,
+    },
 }
 
 impl Work {
+    /// Slice `shard` of the random search `Random { seed, count }`, cut
+    /// along its blocks of [`BLOCK`] deals: blocks `shard.slice(0, B)` of
+    /// its `B` blocks (`--shard I/N` with `--count`). The `N` slices hold
+    /// every block once, so their reports merge to the whole search's.
+    ///
+    /// ```
+    /// use poker_core::camicia::search::{BLOCK, Shard, Work};
+    ///
+    /// // 100,000 deals are 7 blocks: slices of 1, 2, 2 and 2 blocks.
+    /// let w = Work::random_shard(1, 100_000, Shard { index: 3, count: 4 });
+    /// assert_eq!(w, Work::RandomBlocks { seed: 1, count: 100_000, first: 5, end: 7 });
+    /// assert_eq!(w.draws(), (5 * 16_384, 100_000));
+    /// ```
+    pub fn random_shard(seed: u64, count: u64, shard: super::Shard) -> Work {
+        let blocks = u128::from(count.div_ceil(BLOCK));
+        let (first, end) = shard.slice(0, blocks);
+        Work::RandomBlocks {
+            seed,
+            count,
+            first: first as u64,
+            end: end as u64,
+        }
+    }
+
+    /// For random work: its draws `start .. end`, numbered in the whole
+    /// search (`0 .. count` for [`Work::Random`]); for a range, its
+    /// indices (clipped to [`DEAL_COUNT`]).
+    pub fn draws(&self) -> (u128, u128) {
+        match *self {
+            Work::Range { start, end } => (start, end.min(DEAL_COUNT).max(start)),
+            Work::Random { count, .. } => (0, u128::from(count)),
+            Work::RandomBlocks {
+                count, first, end, ..
+            } => {
+                let count = u128::from(count);
+                let at = |block: u64| (u128::from(block) * u128::from(BLOCK)).min(count);
+                (at(first), at(end.max(first)))
+            }
+        }
+    }
+
     /// How many deals the work holds.
     pub fn deals(&self) -> u128 {
-        match *self {
-            Work::Range { start, end } => end.min(DEAL_COUNT).saturating_sub(start),
-            Work::Random { count, .. } => u128::from(count),
-        }
+        let (start, end) = self.draws();
+        end - start
     }
 
     /// How many blocks of [`BLOCK`] deals it is cut into (the last may be
@@ -72,6 +126,9 @@ impl Work {
         match *self {
             Work::Range { start, .. } => scan_range_into(engine, start + first, count, report),
             Work::Random { seed, .. } => scan_random_into(engine, seed, i, count, report),
+            Work::RandomBlocks { seed, first, .. } => {
+                scan_random_into(engine, seed, first.saturating_add(i), count, report)
+            }
         }
     }
 }
