@@ -32,15 +32,24 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The environment variable with which sandboxed evaluations run side by
+/// side, without the machine's lease (docs/sandbox.md): the suite runs its
+/// tests in parallel, so [`poker`] sets it; the tests of the lease itself
+/// remove it.
+pub const SIDE_BY_SIDE: (&str, &str) = ("POKER_SANDBOX_SIDE_BY_SIDE", "1");
+
 /// The `poker` command the tests of poker-cli run, in the repository's root
-/// (where the paths the tests give, such as `c_examples/greedy.c`, lie).
+/// (where the paths the tests give, such as `c_examples/greedy.c`, lie),
+/// with [`SIDE_BY_SIDE`] set.
 /// (Only poker-cli's tests have the command: elsewhere this panics.)
 pub fn poker() -> Command {
     let Some(exe) = option_env!("CARGO_BIN_EXE_poker") else {
         panic!("only poker-cli's tests run the `poker` command");
     };
     let mut command = Command::new(exe);
-    command.current_dir(root());
+    command
+        .current_dir(root())
+        .env(SIDE_BY_SIDE.0, SIDE_BY_SIDE.1);
     command
 }
 

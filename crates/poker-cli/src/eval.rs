@@ -179,6 +179,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(path) => decks::read_deck_file(path).map_err(anyhow::Error::msg)?,
         None => decks::builtin(),
     };
+    // Held from the first compilation to the last game.
+    let _lease = crate::lease::take(&config)?;
     let toolchain = args.run.toolchain(&config)?;
     let paths = if args.contestants.is_empty() {
         example_contestants(&toolchain.lib_dir)?
@@ -220,6 +222,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bar.set_message(format!("{} deck {}", escape(&contestant.name), game.deck));
         bar.inc(1);
     };
+    // The machine as it is before the games (poker doctor's checks).
+    let environment = poker_judge::doctor::examine(
+        &args
+            .run
+            .cpus()
+            .map_or_else(evaluator::affinity::allowed_cpus, <[usize]>::to_vec),
+    );
     let results = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
         .context("cannot run the evaluation")?;
     bar.finish_and_clear();
@@ -227,7 +236,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut report = Report::new(results, &config);
     let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    report.audit = Some(Audit::new(&contestants, &decks, hex, config.order_seed));
+    let mut audit = Audit::new(&contestants, &decks, hex, config.order_seed);
+    audit.environment = environment;
+    report.audit = Some(audit);
     // The report first: should the page fail after all, it is not lost.
     if args.json {
         println!("{}", serde_json::to_string(&report)?);

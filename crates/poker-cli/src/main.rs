@@ -3,10 +3,12 @@
 mod bench;
 mod camicia;
 mod decks;
+mod doctor;
 mod eval;
 mod freecell;
 mod hand;
 mod judge;
+mod lease;
 mod numbers;
 mod optimum;
 mod output_file;
@@ -36,6 +38,8 @@ enum Command {
     Bench(bench::Args),
     /// Deal contest decks into a deck file (e.g. secret decks for --decks).
     Decks(decks::Args),
+    /// Check this machine for fair judging and say what to fix.
+    Doctor(doctor::Args),
     /// Print Microsoft FreeCell deals by number, or find a board's number.
     Freecell(freecell::Args),
     /// Shuffle a 52-card deck and print it in dealing order, two cards a line ("Ace of Hearts").
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Decks(args) => decks::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Freecell(args) => freecell::run(args),
         Command::Shuffle(args) => shuffle::run(args),

@@ -3,8 +3,8 @@
 
 use anyhow::{Context, bail};
 use poker_judge::evaluator::config::default_compile_limits;
-use poker_judge::evaluator::{self, RunConfig, SandboxMode, Toolchain};
-use poker_judge::sandbox::Limits;
+use poker_judge::evaluator::{self, RunConfig, SandboxMode, Toolchain, affinity};
+use poker_judge::sandbox::{Limits, WALL_PER_CPU};
 use poker_judge::size;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -31,16 +31,34 @@ pub struct RunOptions {
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxArg>,
 
-    /// Wall-clock time limit per game, in seconds, 0.001 to 3600 (the
-    /// contest's is 5).
+    /// The contest's limit: CPU time per game, in seconds, 0.001 to 3600.
+    /// In the sandbox it counts all the game's processes together (their
+    /// cgroup, watched by the evaluator); without it, each process on its
+    /// own (RLIMIT_CPU, rounded up to whole seconds). A game is `cpu_time`
+    /// only when that measure reaches the limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    time_limit: f64,
+    cpu_limit: f64,
 
-    /// CPU time limit per game, in seconds, 0.001 to 3600: all the game's
-    /// processes together in the sandbox (RLIMIT_CPU, per process, rounds
-    /// it up to whole seconds). Default: the time limit.
+    /// Wall-clock guard per game, in seconds, 0.001 to 3600: it stops a
+    /// program that hangs (sleeps, blocks), it does not measure speed. It
+    /// is extended by the CPU time other processes take on the game's
+    /// CPUs, so a busy machine cannot time out an honest game. Default:
+    /// twice the CPU limit.
     #[arg(long, value_name = "SECONDS")]
-    cpu_limit: Option<f64>,
+    wall_limit: Option<f64>,
+
+    /// Deprecated: the former name of --cpu-limit (the contest's 5 s are
+    /// CPU time; the wall-clock guard is --wall-limit).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "cpu_limit")]
+    time_limit: Option<f64>,
+
+    /// The CPUs to play games on, a list such as 2,3 or 0-3 (each one this
+    /// process may run on): `bench --jobs N` runs its jobs on them in
+    /// turn, `eval` on the quietest of them. Keep other work off them for
+    /// fair timing (see `poker doctor`). Default: the allowed CPUs with the
+    /// least load when the games start.
+    #[arg(long, value_name = "LIST", value_parser = cpu_list)]
+    cpus: Option<CpuList>,
 
     /// Memory limit per game (all its processes, in the sandbox): a size
     /// such as 256M, 256MiB, 1G or 1.5G (binary units; a bare number is
@@ -92,7 +110,59 @@ fn limit_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-/// `seconds` as a duration, checked to be in [0.001, 3600].
+/// A list of CPU numbers, as `--cpus` takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuList(pub(crate) Vec<usize>);
+
+/// Most CPUs a list may name (the kernel's CPU sets hold 1024).
+const MAX_CPU: usize = 1023;
+
+/// `--cpus`'s value: numbers and ranges separated by commas (`0-3,6`), as
+/// taskset and cpuset files write them; each CPU once, in the order given.
+pub(crate) fn cpu_list(text: &str) -> Result<CpuList, String> {
+    let bad = || format!("{text:?} is not a list of CPUs such as 2,3 or 0-3");
+    let number = |n: &str| n.trim().parse::<usize>().ok().filter(|&n| n <= MAX_CPU);
+    let mut cpus = Vec::new();
+    for part in text.split(',') {
+        let (first, last) = match part.split_once('-') {
+            Some((a, b)) => (number(a).ok_or_else(bad)?, number(b).ok_or_else(bad)?),
+            None => {
+                let n = number(part).ok_or_else(bad)?;
+                (n, n)
+            }
+        };
+        if first > last {
+            return Err(bad());
+        }
+        for cpu in first..=last {
+            if !cpus.contains(&cpu) {
+                cpus.push(cpu);
+            }
+        }
+    }
+    Ok(CpuList(cpus))
+}
+
+/// CPU numbers as a short list: `0-3,6`.
+fn list_text(cpus: &[usize]) -> String {
+    let mut sorted = cpus.to_vec();
+    sorted.sort_unstable();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        parts.push(match i == j {
+            true => sorted[i].to_string(),
+            false => format!("{}-{}", sorted[i], sorted[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
 /// A whole number from `low` to `high`, or a message saying so, worded as
 /// the time limits' are.
 fn count_in(text: &str, low: u32, high: u32) -> Result<u32, String> {
@@ -112,6 +182,7 @@ fn open_file_count(text: &str) -> Result<u32, String> {
     count_in(text, 8, 1_000_000)
 }
 
+/// `seconds` as a duration, checked to be in [0.001, 3600].
 fn seconds(flag: &str, seconds: f64) -> anyhow::Result<Duration> {
     if !(seconds.is_finite() && (0.001..=3600.0).contains(&seconds)) {
         bail!("{flag} must be a number of seconds from 0.001 to 3600, not {seconds}");
@@ -124,10 +195,13 @@ impl RunOptions {
     /// sandbox mode when --sandbox is not given. Errors: a limit out of
     /// range, or a sandbox asked for that cannot run here.
     pub fn config(&self, default: SandboxMode) -> anyhow::Result<RunConfig> {
-        let wall = seconds("--time-limit", self.time_limit)?;
-        let cpu = match self.cpu_limit {
-            Some(cpu) => seconds("--cpu-limit", cpu)?,
-            None => wall,
+        let cpu = match self.time_limit {
+            Some(old) => seconds("--time-limit", old)?,
+            None => seconds("--cpu-limit", self.cpu_limit)?,
+        };
+        let wall = match self.wall_limit {
+            Some(wall) => seconds("--wall-limit", wall)?,
+            None => cpu * WALL_PER_CPU,
         };
         let compile = seconds("--compile-time-limit", self.compile_time_limit)?;
         let limits = Limits {
@@ -149,7 +223,24 @@ impl RunOptions {
             Some(SandboxArg::Auto) => SandboxMode::Auto,
             None => default,
         };
-        RunConfig::new(mode, limits, compile_limits).map_err(anyhow::Error::msg)
+        let mut config =
+            RunConfig::new(mode, limits, compile_limits).map_err(anyhow::Error::msg)?;
+        if let Some(CpuList(cpus)) = &self.cpus {
+            let allowed = affinity::allowed_cpus();
+            if let Some(cpu) = cpus.iter().find(|c| !allowed.contains(c)) {
+                bail!(
+                    "--cpus: this process may not run on CPU {cpu} (it may on {})",
+                    list_text(&allowed)
+                );
+            }
+            config.cpus = Some(cpus.clone());
+        }
+        Ok(config)
+    }
+
+    /// The CPUs named with --cpus, if any.
+    pub fn cpus(&self) -> Option<&[usize]> {
+        self.cpus.as_ref().map(|l| l.0.as_slice())
     }
 
     /// A toolchain linking against --lib-dir or the libpoker.so found next
@@ -166,7 +257,19 @@ impl RunOptions {
 
 #[cfg(test)]
 mod tests {
-    use super::count_in;
+    use super::{CpuList, count_in, cpu_list, list_text};
+
+    #[test]
+    fn cpu_lists_are_read_as_taskset_writes_them() {
+        assert_eq!(cpu_list("2"), Ok(CpuList(vec![2])));
+        assert_eq!(cpu_list("0-3,6"), Ok(CpuList(vec![0, 1, 2, 3, 6])));
+        assert_eq!(cpu_list("3,1,3"), Ok(CpuList(vec![3, 1])));
+        for text in ["", "a", "3-1", "1,,2", "-1", "1024", "0-"] {
+            assert!(cpu_list(text).is_err(), "{text:?}");
+        }
+        assert_eq!(list_text(&[6, 0, 1, 2, 3]), "0-3,6");
+        assert_eq!(list_text(&[1]), "1");
+    }
 
     #[test]
     fn counts_take_whole_numbers_within_their_bounds() {

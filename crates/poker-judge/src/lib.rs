@@ -9,6 +9,7 @@
 //! - [`size`]: sizes as options take them and reports print them.
 #![deny(missing_docs)]
 
+pub mod doctor;
 pub mod evaluator;
 pub mod judge;
 pub mod sandbox;

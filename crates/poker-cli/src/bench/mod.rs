@@ -82,6 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(warning) = &config.warning {
         eprintln!("poker: warning: {warning}");
     }
+    // Held from the compilation to the last game.
+    let _lease = crate::lease::take(&config)?;
     let toolchain = args.run.toolchain(&config)?;
     let contestant = toolchain.prepare(&supervisor, &args.contestant);
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;

@@ -65,6 +65,31 @@ struct GameView {
     best: BoardView,
     best_total: u8,
     replay: Vec<String>,
+    /// Its timing: wall and CPU time, others' CPU time beside it, what
+    /// held its CPU limit.
+    timing: String,
+}
+
+/// A game's timing as the page tells it: `wall 0.412 s · CPU 0.287 s ·
+/// others 0.031 s · CPU limit held by watch`.
+fn timing(t: &poker_judge::evaluator::GameResult) -> String {
+    let seconds = |s: Option<f64>| s.map_or("-".to_string(), |s| format!("{s:.3} s"));
+    let mut text = format!(
+        "wall {:.3} s · CPU {} · others {}",
+        t.seconds,
+        seconds(t.cpu_seconds),
+        seconds(t.others_cpu_seconds)
+    );
+    if let Some(held) = t.cpu_limit_held_by {
+        text.push_str(&format!(" · CPU limit held by {}", held.as_str()));
+    }
+    if let Some(why) = &t.cpu_watch_error {
+        text.push_str(&format!(
+            " (the CPU watch could not start: {})",
+            escape(why)
+        ));
+    }
+    text
 }
 
 /// One self-contained page for `report` over `decks` (read from
@@ -131,6 +156,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                             |o| BoardView::of_board(&o.board()),
                         ),
                         best_total: best.map_or(0, |o| o.total),
+                        timing: timing(t),
                         replay: report
                             .audit
                             .as_ref()

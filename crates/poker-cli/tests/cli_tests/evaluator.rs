@@ -59,20 +59,21 @@ fn contestant(name: &str) -> String {
 
 /// Evaluates one contestant on the one-deck file (in the sandbox, the
 /// default with --decks); returns its single test.
-fn single_game(path: &str, time_limit: &str) -> Value {
-    single_game_in("on", path, time_limit)
+/// `wall_limit` is its wall-clock guard (the CPU limit is the default 5 s).
+fn single_game(path: &str, wall_limit: &str) -> Value {
+    single_game_in("on", path, wall_limit)
 }
 
 /// As [`single_game`], with `--sandbox MODE`.
-fn single_game_in(mode: &str, path: &str, time_limit: &str) -> Value {
+fn single_game_in(mode: &str, path: &str, wall_limit: &str) -> Value {
     let deck = one_deck_file();
     let json = eval(&[
         "--sandbox",
         mode,
         "--decks",
         deck.to_str().unwrap(),
-        "--time-limit",
-        time_limit,
+        "--wall-limit",
+        wall_limit,
         path,
     ]);
     json["contestants"][0]["tests"][0].clone()
@@ -216,7 +217,7 @@ fn an_infinite_loop_times_out_and_is_killed() {
     assert_zero(
         &test,
         "timeout",
-        "time limit of 0.5 s exceeded after 3 placements",
+        "wall-clock limit of 0.5 s exceeded after 3 placements",
     );
     // What it used until it was killed, by its cgroup: some CPU time, at
     // most the game's time (one CPU), and memory.
@@ -245,7 +246,7 @@ fn an_infinite_loop_times_out_and_is_killed() {
 fn an_unconfined_infinite_loop_shows_its_cpu_time() {
     let _cpu = common::cpu_bound();
     let test = single_game_in("off", &contestant("infinite_loop.c"), "0.5");
-    assert_zero(&test, "timeout", "time limit of 0.5 s exceeded");
+    assert_zero(&test, "timeout", "wall-clock limit of 0.5 s exceeded");
     let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
     let wall = test["seconds"].as_f64().unwrap();
     assert!(cpu > 0.01 && cpu <= wall + 0.01, "{test}");
@@ -268,7 +269,7 @@ fn an_unconfined_cpu_spinner_stops_at_its_cpu_limit() {
         "off",
         "--cpu-limit",
         "1",
-        "--time-limit",
+        "--wall-limit",
         "10",
         "--decks",
         deck.to_str().unwrap(),
@@ -531,7 +532,7 @@ fn an_unconfined_contestants_daemon_is_gone_after_each_game_while_the_evaluator_
     let log = common::scratch("eval").join(format!("daemons_{marker}.txt"));
     let _ = std::fs::remove_file(&log);
     let source = write_source("daemon_counting.c", &daemon_counting_source(marker, &log));
-    let json = eval(&["--sandbox", "off", "--time-limit", "5", &source]);
+    let json = eval(&["--sandbox", "off", "--wall-limit", "5", &source]);
     let games = json["contestants"][0]["tests"].as_array().unwrap().len();
     assert!(games >= 2, "{json}");
     // Before its own daemon, each game sees none (the last game's is
@@ -841,7 +842,7 @@ fn parallel_games_never_kill_each_others_processes() {
             "8",
             "--jobs",
             "4",
-            "--time-limit",
+            "--wall-limit",
             "4",
             "--lib-dir",
         ])
@@ -875,7 +876,7 @@ fn killing_the_evaluator_kills_the_running_contestant() {
         // a folder of this test's, removed at the end.
         let tmp = common::scratch(&format!("eval/killed_{mode}_tmp"));
         let mut evaluator = crate::common::poker()
-            .args(["eval", "--sandbox", mode, "--time-limit", "60", "--lib-dir"])
+            .args(["eval", "--sandbox", mode, "--wall-limit", "60", "--lib-dir"])
             .arg(common::lib_dir())
             .arg("--decks")
             .arg(&deck)

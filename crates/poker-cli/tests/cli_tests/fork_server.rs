@@ -34,22 +34,22 @@ fn test_decks(_name: &str, seed: u64, count: u64) -> Vec<ContestDeck> {
 
 /// What `poker eval --json --quiet --sandbox on FLAGS... CONTESTANTS...`
 /// reports on `decks`, through the evaluator's library; `flags` among
-/// `--fork-server`, `--time-limit S`, `--cpu-limit S`, `--memory-limit MIB`.
+/// `--fork-server`, `--wall-limit S`, `--cpu-limit S`, `--memory-limit MIB`.
 fn eval(decks: &[ContestDeck], flags: &[&str], contestants: &[PathBuf]) -> Value {
     let mut limits = Limits::default();
-    let (mut fork_server, mut cpu) = (false, None);
+    let (mut fork_server, mut wall) = (false, None);
     let mut flags = flags.iter();
     while let Some(flag) = flags.next() {
         let mut value = || -> u64 { flags.next().expect("a value").parse().expect("a number") };
         match *flag {
             "--fork-server" => fork_server = true,
-            "--time-limit" => limits.wall = Duration::from_secs(value()),
-            "--cpu-limit" => cpu = Some(Duration::from_secs(value())),
+            "--wall-limit" => wall = Some(Duration::from_secs(value())),
+            "--cpu-limit" => limits.cpu = Duration::from_secs(value()),
             "--memory-limit" => limits.memory = value() << 20,
             other => panic!("no such flag here: {other}"),
         }
     }
-    limits.cpu = cpu.unwrap_or(limits.wall);
+    limits.wall = wall.unwrap_or(limits.cpu * poker_judge::sandbox::WALL_PER_CPU);
     let mut config = RunConfig::new(SandboxMode::On, limits, default_compile_limits())
         .expect("the sandbox runs here");
     config.fork_server = fork_server;
@@ -277,7 +277,7 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
     // server on a loaded machine (load 12); 5 s costs the hang's games 4 s
     // more each.
     let extra = [
-        "--time-limit",
+        "--wall-limit",
         "5",
         "--cpu-limit",
         "10",
@@ -487,7 +487,7 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
         common::root().join("tests/contestants/hostile/cpu_offload.c"),
         common::root().join("tests/contestants/hostile/cpu_offload.py"),
     ];
-    let extra = ["--time-limit", "5", "--cpu-limit", "1"];
+    let extra = ["--wall-limit", "5", "--cpu-limit", "1"];
     let fresh = games(&eval(&decks, &extra, &contestants));
     let forked = games(&eval(
         &decks,
@@ -515,17 +515,17 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
 
 #[test]
 fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
-    // RLIMIT_CPU (soft 1 s, hard 2 s) alone would let it spin to the hard
-    // limit, 2 s of CPU time; the CPU watch kills it by its cgroup's
-    // measure once that reaches 1 s (read every 50 ms). Both ways. Only
-    // that side is asserted: under 2 s, a margin of a second of the
-    // spinner's own CPU time, which no delay of the watch crosses.
+    // RLIMIT_CPU (a backstop: soft 2 s, hard 3 s) alone would let it spin
+    // to the hard limit, 3 s of CPU time; the CPU watch kills it by its
+    // cgroup's measure once that reaches 1 s (read every 50 ms). Both
+    // ways. Only that side is asserted: under 2 s, a margin of a second of
+    // the spinner's own CPU time, which no delay of the watch crosses.
     needs!(tier::SANDBOX);
     let _cpu = common::cpu_bound();
     let decks = test_decks("ignore_xcpu", 31, 1);
     let contestant = common::root().join("tests/contestants/hostile/ignore_xcpu.c");
     for mode in [&[][..], &["--fork-server"][..]] {
-        let flags = [&["--time-limit", "5", "--cpu-limit", "1"][..], mode].concat();
+        let flags = [&["--wall-limit", "5", "--cpu-limit", "1"][..], mode].concat();
         let report = eval(&decks, &flags, std::slice::from_ref(&contestant));
         let game = &report["contestants"][0]["tests"][0];
         assert_eq!(game["status"], "cpu_time", "{mode:?}: {game}");
@@ -546,7 +546,7 @@ fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
     let _cpu = common::cpu_bound();
     let decks = test_decks("overrun_unreported", 41, 1);
     let contestant = common::root().join("tests/contestants/hostile/overrun_unreported.c");
-    let flags = ["--fork-server", "--time-limit", "5", "--cpu-limit", "1"];
+    let flags = ["--fork-server", "--wall-limit", "5", "--cpu-limit", "1"];
     let report = eval(&decks, &flags, &[contestant]);
     let game = &report["contestants"][0]["tests"][0];
     assert!(
@@ -571,7 +571,7 @@ fn a_servers_work_between_games_is_charged_to_the_game() {
     let _cpu = common::cpu_bound();
     let decks = test_decks("server_sidework", 41, 1);
     let contestant = common::root().join("tests/contestants/hostile/server_sidework.c");
-    let flags = ["--time-limit", "5", "--cpu-limit", "1"];
+    let flags = ["--wall-limit", "5", "--cpu-limit", "1"];
     let one_game = |flags: &[&str]| {
         let report = eval(&decks, flags, std::slice::from_ref(&contestant));
         report["contestants"][0]["tests"][0].clone()
@@ -659,7 +659,7 @@ fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
     needs!(tier::SANDBOX);
     let decks = test_decks("precompute", 51, 2);
     let contestant = common::root().join("tests/contestants/hostile/precompute.c");
-    let extra = ["--time-limit", "10", "--cpu-limit", "1"];
+    let extra = ["--wall-limit", "10", "--cpu-limit", "1"];
     let fresh = same_both_ways(&decks, &extra, &[contestant], false);
     assert!(
         fresh[0]
@@ -684,7 +684,7 @@ fn a_server_that_works_between_games_is_given_up() {
             "1",
             "--sandbox",
             "on",
-            "--time-limit",
+            "--wall-limit",
             "5",
             "--lib-dir",
         ])
@@ -835,8 +835,9 @@ fn a_forked_game_has_the_cpu_time_limit_of_a_fresh_one() {
     let fallback = &forked["contestants"][0]["fork_server_fallback"];
     assert!(fallback.is_null(), "{fallback}");
     let forked = limits(&forked);
-    // Soft 2 s, hard one more (SIGKILL after SIGXCPU), as Limits documents.
-    let expected = ["Max", "cpu", "time", "2", "3", "seconds"].map(String::from);
+    // The watch holds the 2 s; RLIMIT_CPU is its backstop at twice that,
+    // hard one more (SIGKILL after SIGXCPU), as Limits::cpu_rlimit says.
+    let expected = ["Max", "cpu", "time", "4", "5", "seconds"].map(String::from);
     assert_eq!(fresh, vec![expected.to_vec(); 2]);
     assert_eq!(forked, fresh);
 }

@@ -56,9 +56,9 @@ pub(crate) fn roundrobin() -> PathBuf {
     common::root().join("c_examples/roundrobin.c")
 }
 
-/// `poker eval [--json] --sandbox MODE ... --decks DECK --time-limit 5
+/// `poker eval [--json] --sandbox MODE ... --decks DECK --wall-limit 5
 /// EXTRA -- CONTESTANTS`, run in the scratch folder with its TMPDIR.
-fn command(
+pub(crate) fn command(
     s: &Scratch,
     sandbox: &str,
     json: bool,
@@ -76,7 +76,7 @@ fn command(
         .arg(&s.deck)
         .arg("--order-seed")
         .arg(in_order_seed(contestants.len()).to_string())
-        .args(["--time-limit", "5"])
+        .args(["--wall-limit", "5"])
         .args(extra)
         .arg("--")
         .args(contestants)
@@ -135,7 +135,7 @@ fn eval_json(cmd: Command) -> Value {
 pub(crate) fn on(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     let json = eval_json(command(s, "on", true, extra, contestants));
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
-    assert_eq!(json["syscall_filter"], "poker-2", "{json}");
+    assert_eq!(json["syscall_filter"], "poker-3", "{json}");
     assert!(
         json["limits"].as_array().is_some_and(|l| !l.is_empty()),
         "no limits in {json}"
@@ -150,7 +150,7 @@ pub(crate) fn off(s: &Scratch, extra: &[&str], contestants: &[&Path]) -> Value {
     json
 }
 
-fn entry<'a>(json: &'a Value, name: &str) -> &'a Value {
+pub(crate) fn entry<'a>(json: &'a Value, name: &str) -> &'a Value {
     json["contestants"]
         .as_array()
         .unwrap()
@@ -664,11 +664,12 @@ fn ptmx_source(s: &Scratch) -> PathBuf {
     path
 }
 
-// include_ptmx (#include "/dev/ptmx" hangs the compiler) with
-// --compile-time-limit 2; expected: not run, naming the compile limit, in
-// bounded time; round robin's score from the scorer.
+// include_ptmx (#include "/dev/ptmx" hangs the compiler where there is
+// one) with --compile-time-limit 2; expected: not run, in bounded time,
+// the compiler finding no /dev/ptmx in its jail (none is made); round
+// robin's score from the scorer.
 #[test]
-fn include_ptmx_is_stopped_by_the_compile_time_limit() {
+fn include_ptmx_finds_no_ptmx_in_the_compilers_jail() {
     needs!(tier::SANDBOX);
     let s = scratch("include_ptmx_on");
     let source = ptmx_source(&s);
@@ -705,6 +706,29 @@ fn include_ptmx_is_stopped_by_the_compile_time_limit() {
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
     assert_plays_like_roundrobin(&json, "roundrobin");
     let why = entry(&json, "include_ptmx")["not_run"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{json}"))
+        .to_lowercase();
+    assert!(
+        why.contains("/dev/ptmx") && why.contains("no such file"),
+        "{why}"
+    );
+}
+
+// compile_forever.cpp (a constant that takes g++ minutes) with
+// --compile-time-limit 2; expected: not run, naming the compile limit;
+// round robin's score from the scorer.
+#[test]
+fn a_compile_that_runs_on_is_stopped_by_the_compile_time_limit() {
+    needs!(tier::SANDBOX, tier::CPP);
+    let s = scratch("compile_forever_on");
+    let json = on(
+        &s,
+        &["--compile-time-limit", "2"],
+        &[&hostile("compile_forever.cpp"), &roundrobin()],
+    );
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    let why = entry(&json, "compile_forever")["not_run"]
         .as_str()
         .unwrap_or_else(|| panic!("{json}"))
         .to_lowercase();

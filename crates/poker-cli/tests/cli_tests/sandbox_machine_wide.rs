@@ -1,6 +1,8 @@
 //! Machine-wide kernel state two games could share although no namespace
 //! holds it: the TCP ephemeral-port table, socket cookies, `AF_VSOCK`, the
-//! inode counter, the namespaces' and mounts' ids. Each hostile contestant
+//! inode counter, the namespaces' and mounts' ids, the pty count, record
+//! locks on the host's device nodes, what a compiler's `/proc` would show,
+//! and the program's own path. Each hostile contestant
 //! of tests/contestants/hostile gains nothing in the sandbox (no socket, no
 //! `getsockopt`, no pipe or memfd, no `statx`, no `/proc`): no LEAK or
 //! ATTACK line, round robin's score. Each has a control that shows the
@@ -12,9 +14,10 @@
 
 use crate::common::tier::{self, needs};
 use crate::sandbox_attacks::{
-    assert_contains, assert_plays_like_roundrobin, hostile, machine, off, on, roundrobin, scratch,
-    stderr_of,
+    assert_contains, assert_plays_like_roundrobin, entry, hostile, machine, off, on, roundrobin,
+    scratch, stderr_of,
 };
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The code the spies write: the first card of the test deck, JC, as
 /// `p_look` gives it (value 3 = J, color 4 = clubs, poker.h), as
@@ -252,4 +255,166 @@ fn namespace_ids_are_read_without_the_sandbox() {
     ] {
         assert_contains(stderr, what);
     }
+}
+
+/// The machine's pty count (`/proc/sys/kernel/pty/nr`).
+fn pty_count() -> u64 {
+    let text = std::fs::read_to_string("/proc/sys/kernel/pty/nr").unwrap();
+    text.trim().parse().unwrap()
+}
+
+/// Runs `f` while a thread reads the machine's pty count over and over:
+/// what `f` returned and the highest count read.
+fn while_reading_pty_count<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let done = AtomicBool::new(false);
+    let highest = AtomicU64::new(pty_count());
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                highest.fetch_max(pty_count(), Ordering::Relaxed);
+                std::thread::yield_now();
+            }
+        });
+        let result = f();
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    (result, highest.into_inner())
+}
+
+// pty_pool sandboxed (50 attempts to open /dev/ptmx, each held), while
+// this test reads the machine's pty count; expected: no ptmx in the
+// game's /dev, the count never up by the attempts, round robin's score.
+#[test]
+fn the_pty_pool_is_out_of_a_games_reach() {
+    needs!(tier::SANDBOX);
+    let s = scratch("pty_pool_on");
+    let before = pty_count();
+    let (json, highest) =
+        while_reading_pty_count(|| on(&s, &[], &[&hostile("pty_pool.c"), &roundrobin()]));
+    assert_plays_like_roundrobin(&json, "pty_pool");
+    let stderr = stderr_of(&json, "pty_pool");
+    assert_contains(stderr, "ptmx: No such file or directory");
+    assert_contains(stderr, "ptmx: 0 opened");
+    assert!(
+        highest < before + 50,
+        "the pty count went from {before} to {highest}"
+    );
+}
+
+// pty_pool unconfined; expected: its 50 ptys opened, and the machine's
+// count, read by the game itself, up by them.
+#[test]
+fn the_pty_pool_is_the_machines_without_the_sandbox() {
+    needs!(tier::SANDBOX);
+    let s = scratch("pty_pool_off");
+    let json = off(&s, &[], &[&hostile("pty_pool.c"), &roundrobin()]);
+    let stderr = stderr_of(&json, "pty_pool");
+    assert_contains(stderr, "ptmx: 50 opened");
+    assert_contains(stderr, "ATTACK: the machine's pty count rose by ");
+}
+
+/// The six lock commands dev_locks tries, as it names them.
+const LOCK_COMMANDS: [&str; 6] = [
+    "F_SETLK",
+    "F_SETLKW",
+    "F_GETLK",
+    "F_OFD_SETLK",
+    "F_OFD_SETLKW",
+    "F_OFD_GETLK",
+];
+
+// dev_locks sandboxed; expected: every lock command, classic and OFD,
+// refused on each of the five devices; round robin's score.
+#[test]
+fn locks_on_device_nodes_are_refused() {
+    needs!(tier::SANDBOX);
+    let s = scratch("dev_locks_on");
+    let json = on(&s, &[], &[&hostile("dev_locks.c"), &roundrobin()]);
+    assert_plays_like_roundrobin(&json, "dev_locks");
+    let stderr = stderr_of(&json, "dev_locks");
+    for device in ["null", "zero", "full", "random", "urandom"] {
+        for command in LOCK_COMMANDS {
+            assert_contains(
+                stderr,
+                &format!("{command} on /dev/{device}: Operation not permitted"),
+            );
+        }
+    }
+}
+
+// dev_locks unconfined; expected: every lock command works on /dev/null
+// (the host's inode, which any process of the machine can ask about).
+#[test]
+fn locks_on_device_nodes_work_without_the_sandbox() {
+    needs!(tier::SANDBOX);
+    let s = scratch("dev_locks_off");
+    let json = off(&s, &[], &[&hostile("dev_locks.c"), &roundrobin()]);
+    let stderr = stderr_of(&json, "dev_locks");
+    for command in LOCK_COMMANDS {
+        assert_contains(stderr, &format!("ATTACK: {command} on /dev/null works"));
+    }
+}
+
+// own_name (C) and own_name.py sandboxed; expected: each runs from the
+// fixed path, with no other argument than the evaluator gives.
+#[test]
+fn a_game_runs_from_a_fixed_path() {
+    needs!(tier::SANDBOX);
+    let s = scratch("own_name_on");
+    let json = on(&s, &[], &[&hostile("own_name.c"), &hostile("own_name.py")]);
+    let names = json["contestants"].as_array().unwrap();
+    let stderr = |suffix: &str| {
+        let c = names
+            .iter()
+            .find(|c| c["path"].as_str().unwrap().ends_with(suffix))
+            .unwrap();
+        c["tests"][0]["stderr"].as_str().unwrap().to_owned()
+    };
+    assert_contains(
+        &stderr("own_name.c"),
+        "argv[0]: /game/program (1 arguments)",
+    );
+    assert_contains(
+        &stderr("own_name.py"),
+        "argv[0]: /game/program.py (1 arguments)",
+    );
+}
+
+// own_name unconfined; expected: its path names the evaluator's scratch
+// folder (poker-eval-...), as the fixed path does not.
+#[test]
+fn a_programs_path_names_the_scratch_folder_without_the_sandbox() {
+    needs!(tier::SANDBOX);
+    let s = scratch("own_name_off");
+    let json = off(&s, &[], &[&hostile("own_name.c"), &roundrobin()]);
+    assert_contains(stderr_of(&json, "own_name"), "/poker-eval-");
+}
+
+// include_counter.pas ({$I /proc/sys/kernel/pty/nr}) sandboxed; expected:
+// not run, fpc naming the file it cannot open (a compiler has no /proc);
+// round robin's score.
+#[test]
+fn a_compiler_reads_no_machine_counter() {
+    needs!(tier::SANDBOX, tier::PASCAL);
+    let s = scratch("include_counter_on");
+    let json = on(&s, &[], &[&hostile("include_counter.pas"), &roundrobin()]);
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    let why = entry(&json, "include_counter")["not_run"]
+        .as_str()
+        .unwrap_or_else(|| panic!("include_counter was run: {json}"));
+    assert_contains(why, "/proc/sys/kernel/pty/nr");
+}
+
+// include_counter.pas unconfined; expected: the machine's pty count
+// compiled into the program.
+#[test]
+fn a_compiler_reads_the_machines_pty_count_without_the_sandbox() {
+    needs!(tier::SANDBOX, tier::PASCAL);
+    let s = scratch("include_counter_off");
+    let json = off(&s, &[], &[&hostile("include_counter.pas"), &roundrobin()]);
+    assert_contains(
+        stderr_of(&json, "include_counter"),
+        "LEAK: the machine's pty count at compile time: ",
+    );
 }

@@ -129,7 +129,7 @@ fn read_census(dir: &Path) -> Census {
     census
 }
 
-/// `poker eval --json --sandbox MODE --decks DECK --time-limit T EXTRA --
+/// `poker eval --json --sandbox MODE --decks DECK --wall-limit T EXTRA --
 /// CONTESTANTS`, under `strace -ff` into `trace` when given; on the
 /// built-in decks instead of DECK when `built_in_decks` (as fork servers
 /// must play: a deck file refuses them, since a server's games are no
@@ -149,7 +149,8 @@ fn eval(
             let _ = std::fs::remove_dir_all(out);
             std::fs::create_dir_all(out).unwrap();
             let mut c = Command::new("strace");
-            c.args(["-ff", "-qq", "--pidns-translation", "-s", "64", "-o"])
+            c.env(common::SIDE_BY_SIDE.0, common::SIDE_BY_SIDE.1)
+                .args(["-ff", "-qq", "--pidns-translation", "-s", "64", "-o"])
                 .arg(out.join("t"))
                 .arg(poker.get_program())
                 .current_dir(common::root());
@@ -166,7 +167,7 @@ fn eval(
         })
         // Tracing slows a game down (flood.c's 128 MiB of output most):
         // traced games get the contest's 5 s.
-        .args(["--time-limit", if trace.is_some() { "5" } else { "1" }])
+        .args(["--wall-limit", if trace.is_some() { "5" } else { "1" }])
         .args(extra)
         .arg("--")
         .args(contestants)

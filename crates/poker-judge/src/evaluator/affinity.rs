@@ -1,4 +1,5 @@
-//! Keeping a job's evaluator thread and the programs it starts on one CPU.
+//! Keeping a job's evaluator thread and the programs it starts on one CPU,
+//! the quietest one or one the organiser names.
 //!
 //! A game is 41 request/answer round trips between the evaluator and the
 //! program, each a wake-up of the side that waits. When the two run on
@@ -12,7 +13,12 @@
 //! contestant runs on its job's CPU. It may widen its own set again (which
 //! only slows it down); its CPU-time and wall-clock limits are unchanged.
 
+use super::load::{busy_times, own_cpus};
 use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
+use std::time::Duration;
+
+/// How long the CPUs' load is sampled to choose the quietest.
+const LOAD_SAMPLE: Duration = Duration::from_millis(100);
 
 /// The calling thread pinned to one CPU until dropped, when its former
 /// CPU set is restored.
@@ -21,20 +27,50 @@ pub(crate) struct Pinned {
 }
 
 impl Pinned {
-    /// Pins the calling thread to the `job`-th CPU (0-based, counted
-    /// modulo their number) of those it may run on now. `None` when the
-    /// set cannot be read or changed (the thread then stays as it was).
-    pub(crate) fn to_job(job: usize) -> Option<Pinned> {
+    /// Pins the calling thread to CPU `cpu`. `None` when the set cannot be
+    /// read or changed (the thread then stays as it was).
+    pub(crate) fn to_cpu(cpu: usize) -> Option<Pinned> {
         let former = sched_getaffinity(None).ok()?;
-        let allowed: Vec<usize> = (0..CpuSet::MAX_CPU).filter(|&c| former.is_set(c)).collect();
-        if allowed.is_empty() {
-            return None;
-        }
         let mut one = CpuSet::new();
-        one.set(allowed[job % allowed.len()]);
+        one.set(cpu);
         sched_setaffinity(None, &one).ok()?;
         Some(Pinned { former })
     }
+}
+
+/// Which CPUs `jobs` games at a time run on, one a job (counted modulo
+/// their number): `named` ones (the organiser's `--cpus`), else the
+/// allowed CPUs with the least load over [`LOAD_SAMPLE`], quietest first.
+/// Empty when the calling thread's CPU set cannot be read.
+pub(crate) fn choose(named: Option<&[usize]>, jobs: usize) -> Vec<usize> {
+    let candidates = match named {
+        Some(named) if !named.is_empty() => named.to_vec(),
+        _ => own_cpus(),
+    };
+    if candidates.len() <= 1 {
+        return candidates;
+    }
+    let before = busy_times();
+    std::thread::sleep(LOAD_SAMPLE);
+    let after = busy_times();
+    let load = |cpu: usize| {
+        let at = |times: &Option<Vec<Option<Duration>>>| {
+            times.as_ref().and_then(|t| t.get(cpu).copied().flatten())
+        };
+        at(&after)
+            .zip(at(&before))
+            .map_or(Duration::ZERO, |(a, b)| a.saturating_sub(b))
+    };
+    let mut ranked = candidates;
+    // Stable: equal loads keep the allowed (or named) order.
+    ranked.sort_by_key(|&cpu| load(cpu));
+    ranked.truncate(jobs.max(1).min(ranked.len()));
+    ranked
+}
+
+/// The CPUs this process may run on, for checking an organiser's list.
+pub fn allowed_cpus() -> Vec<usize> {
+    own_cpus()
 }
 
 impl Drop for Pinned {
@@ -48,26 +84,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pinned_thread_runs_on_one_allowed_cpu_and_gets_its_set_back() {
+    fn a_pinned_thread_runs_on_its_cpu_and_gets_its_set_back() {
         std::thread::spawn(|| {
             let before = sched_getaffinity(None).unwrap();
-            let allowed = before.count() as usize;
+            let last = allowed_cpus().into_iter().last().unwrap();
             {
-                let _pinned = Pinned::to_job(allowed + 1).unwrap();
+                let _pinned = Pinned::to_cpu(last).unwrap();
                 let now = sched_getaffinity(None).unwrap();
                 assert_eq!(now.count(), 1);
-                // Job `allowed + 1` wraps round to the second allowed CPU
-                // (the first, with one CPU).
-                let second = (0..CpuSet::MAX_CPU)
-                    .filter(|&c| before.is_set(c))
-                    .nth(1 % allowed)
-                    .unwrap();
-                assert!(now.is_set(second));
-                assert_eq!(rustix::thread::sched_getcpu(), second);
+                assert!(now.is_set(last));
+                assert_eq!(rustix::thread::sched_getcpu(), last);
             }
             assert_eq!(sched_getaffinity(None).unwrap(), before);
         })
         .join()
         .unwrap();
+    }
+
+    #[test]
+    fn the_chosen_cpus_are_named_or_allowed_ones() {
+        let allowed = allowed_cpus();
+        let chosen = choose(None, 1);
+        assert_eq!(chosen.len(), 1);
+        assert!(allowed.contains(&chosen[0]));
+        let all = choose(None, allowed.len() + 3);
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(sorted, allowed);
+        // Named: one of those, whatever the load elsewhere.
+        let named = [allowed[allowed.len() - 1]];
+        assert_eq!(choose(Some(&named), 2), named);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::error::LaunchError;
 use super::launcher::{Launcher, SandboxMode};
-use crate::sandbox::{LimitReport, Limits};
+use crate::sandbox::{LimitReport, Limits, WALL_PER_CPU};
 use std::time::Duration;
 
 /// How one evaluation (or benchmark) runs its programs.
@@ -27,6 +27,11 @@ pub struct RunConfig {
     /// Play each contestant's games through one fork server of it (started
     /// once, forking a child per game) instead of a fresh process per game.
     pub fork_server: bool,
+    /// The CPUs games run on (numbers as the kernel counts them, each one
+    /// this process may run on), one a job: the organiser's choice
+    /// (`--cpus`). `None`: the allowed CPUs with the least load when the
+    /// games start.
+    pub cpus: Option<Vec<usize>>,
 }
 
 /// The default time limit of a compilation.
@@ -63,17 +68,19 @@ impl RunConfig {
             warning,
             order_seed: rand::random(),
             fork_server: false,
+            cpus: None,
         })
     }
 
-    /// Plain processes with the default limits and `time_limit` of wall
-    /// and CPU time per game: what a program of the organiser's own trusts.
-    pub fn unconfined(time_limit: Duration) -> RunConfig {
+    /// Plain processes with the default limits and `cpu_limit` of CPU time
+    /// per game (the wall-clock guard [`WALL_PER_CPU`] times it): what a
+    /// program of the organiser's own trusts.
+    pub fn unconfined(cpu_limit: Duration) -> RunConfig {
         RunConfig {
             launcher: Launcher::Plain,
             limits: Limits {
-                wall: time_limit,
-                cpu: time_limit,
+                wall: cpu_limit * WALL_PER_CPU,
+                cpu: cpu_limit,
                 ..Limits::default()
             },
             compile_limits: default_compile_limits(),
@@ -81,6 +88,7 @@ impl RunConfig {
             warning: None,
             order_seed: rand::random(),
             fork_server: false,
+            cpus: None,
         }
     }
 

@@ -34,16 +34,38 @@ struct Watched {
 static WATCHED: Mutex<Vec<Watched>> = Mutex::new(Vec::new());
 static ADDED: Condvar = Condvar::new();
 
+/// Whether a run's CPU-time limit is watched, as its report tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Watch {
+    /// The watch reads the run's cgroup and kills it at the limit;
+    /// `RLIMIT_CPU` is a backstop above it.
+    Running,
+    /// Nothing to watch (no cgroup counts the run's CPU time):
+    /// `RLIMIT_CPU` holds the limit, per process.
+    Absent,
+    /// The watch could not start, and why: `RLIMIT_CPU`'s backstop and the
+    /// judge's measure after the run hold the limit.
+    Failed(String),
+}
+
 /// Watches the process behind `pidfd` (a duplicate is kept until it has
 /// ended): once `meter` reads `limit` or more, SIGKILL through the pidfd
-/// (never to a reused pid). When the pidfd cannot be duplicated or the
-/// watch's thread cannot be started, the run goes unwatched: `RLIMIT_CPU`
-/// and the judge's measure still hold its limit.
-pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) {
-    let _ = watch_too(pidfd, meter, limit);
+/// (never to a reused pid). [`Watch::Failed`] when the meter cannot be
+/// read now, the pidfd cannot be duplicated or the watch's thread cannot
+/// be started: the run then goes unwatched.
+pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> Watch {
+    match watch_too(pidfd, meter, limit) {
+        Ok(()) => Watch::Running,
+        Err(e) => Watch::Failed(e.to_string()),
+    }
 }
 
 fn watch_too(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> std::io::Result<()> {
+    if meter.read().is_none() {
+        return Err(std::io::Error::other(
+            "the cgroup's CPU time cannot be read",
+        ));
+    }
     static THREAD: OnceLock<Result<(), String>> = OnceLock::new();
     THREAD
         .get_or_init(|| {
@@ -54,8 +76,10 @@ fn watch_too(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> std::io::Resu
                 .map_err(|e| e.to_string())
         })
         .clone()
-        .map_err(std::io::Error::other)?;
-    let pidfd = pidfd.try_clone()?;
+        .map_err(|e| std::io::Error::other(format!("no thread for the watch: {e}")))?;
+    let pidfd = pidfd
+        .try_clone()
+        .map_err(|e| std::io::Error::other(format!("cannot keep the run's pidfd: {e}")))?;
     let mut watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
     watched.push(Watched {
         pidfd,
@@ -95,4 +119,25 @@ fn still_running_within_limit(run: &Watched) -> bool {
         return false;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watch_whose_meter_cannot_be_read_fails_to_start_and_says_why() {
+        // A meter over a cgroup folder that does not exist, as one removed
+        // under a run would be.
+        let meter = CpuMeter::unreadable_for_tests();
+        let me = rustix::process::pidfd_open(
+            rustix::process::getpid(),
+            rustix::process::PidfdFlags::empty(),
+        )
+        .unwrap();
+        assert_eq!(
+            start(&me, meter, Duration::from_secs(1)),
+            Watch::Failed("the cgroup's CPU time cannot be read".into())
+        );
+    }
 }

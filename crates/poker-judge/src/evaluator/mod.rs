@@ -13,7 +13,7 @@
 //! child per game ([`fork_server`]); each game keeps its own channel,
 //! limits and result, judged by the same rules.
 
-mod affinity;
+pub mod affinity;
 pub mod config;
 pub mod contestant;
 mod cpu_watch;
@@ -21,6 +21,7 @@ pub mod decks;
 mod error;
 pub mod fork_server;
 pub mod launcher;
+pub(crate) mod load;
 pub mod names;
 mod one_game;
 mod pid_namespace;
@@ -38,7 +39,10 @@ pub use error::{DeckFileError, LaunchError, NotRun};
 pub use launcher::{Launcher, Program, SandboxMode};
 pub use one_game::play;
 pub use process::{Supervisor, become_supervisor};
-pub use results::{ContestantResult, GameResult, GameStatus, STDERR_KEPT, rank, scale};
+pub use results::{
+    ContestantResult, CpuLimitHolder, GameResult, GameStatus, STDERR_KEPT, load_warning, rank,
+    scale,
+};
 pub use verdict::{RunVerdict, classify};
 
 use poker_core::contest::ContestDeck;
@@ -46,8 +50,8 @@ use poker_core::optimum::deck_optimum;
 use poker_protocol::manager;
 use std::time::Duration;
 
-/// The contest's time limit per game.
-pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
+/// The contest's limit per game: CPU time.
+pub const DEFAULT_CPU_LIMIT: Duration = Duration::from_secs(5);
 
 /// Plays `program` once on each of `count` decks (deck `i`, 1-based, is
 /// `deck_of(i)`), `config.jobs` games at a time, calling `on_game` after
@@ -56,7 +60,8 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// runs one fork server of the program ([`fork_server`]); otherwise each
 /// game is a fresh process. Each job's thread, and so the programs it
 /// starts, runs on a CPU of its own (the evaluator and the program take
-/// turns on it, so each card's round trip is a direct switch). Used to
+/// turns on it, so each card's round trip is a direct switch): those of
+/// `config.cpus`, else the allowed CPUs with the least load. Used to
 /// measure a contestant on many random decks (`poker bench`). Returns where
 /// the games were played.
 ///
@@ -111,8 +116,12 @@ pub fn play_many(
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         (i <= count).then(|| (i, deck_of(i)))
     };
+    let cpus = affinity::choose(config.cpus.as_deref(), jobs);
     let worker = |job: usize| {
-        let _pinned = affinity::Pinned::to_job(job);
+        let _pinned = match cpus.is_empty() {
+            true => None,
+            false => affinity::Pinned::to_cpu(cpus[job % cpus.len()]),
+        };
         if config.fork_server {
             fork_server::play_through_server(supervisor, program, config, take, &on_game)
         } else {
@@ -161,8 +170,9 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// calling `on_game` after each game, and ranks the results (each
 /// contestant's games in deck order). Each game also carries its deck's
 /// hindsight optimum (the best possible score). The games run on one CPU
-/// (shared by the evaluator and the program, as in [`play_many`]), the
-/// calling thread's CPU set is restored after.
+/// (shared by the evaluator and the program, as in [`play_many`]): the
+/// quietest of `config.cpus`, or of the allowed CPUs; the calling thread's
+/// CPU set is restored after.
 pub fn evaluate(
     supervisor: &Supervisor,
     contestants: &[Contestant],
@@ -173,7 +183,9 @@ pub fn evaluate(
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
-    let _pinned = affinity::Pinned::to_job(0);
+    let _pinned = affinity::choose(config.cpus.as_deref(), 1)
+        .first()
+        .and_then(|&cpu| affinity::Pinned::to_cpu(cpu));
     let mut record = |c: usize, game: GameResult| {
         let i = game.deck - 1;
         let game = GameResult {

@@ -3,11 +3,13 @@
 //! ([`play`]); the fork server's games share the serving and the judging.
 
 use super::config::RunConfig;
+use super::cpu_watch::Watch;
 use super::launcher::{Launcher, Program};
+use super::load::Guard;
 use super::process::{self, Supervisor};
-use super::results::{GameResult, GameStatus, STDERR_KEPT};
+use super::results::{CpuLimitHolder, GameResult, GameStatus, STDERR_KEPT};
 use super::verdict::{RunVerdict, classify, failed_to_start};
-use crate::sandbox::{CgroupShape, Outcome, Usage};
+use crate::sandbox::{CgroupShape, Outcome, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::manager::{self, ChannelEnding, Link};
 use poker_protocol::{CHANNEL_ENV, Received, Transport};
@@ -88,21 +90,29 @@ pub(crate) fn play_launched(
     config: &RunConfig,
 ) -> GameResult {
     let mut game = Game::new(*deck);
+    let mut guard = Guard::new(start, config.limits.wall);
+    guard.measure_game_by(running.cgroup().and_then(|c| c.cpu_meter()));
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
-    let mut link = Prefed::new(first_line, &mut channel, start + config.limits.wall, pidfd);
-    let ending = manager::serve_link(&mut link, &mut game);
+    let mut link = Prefed::new(first_line, &mut channel, guard.first_deadline(), pidfd);
+    let ending = manager::serve_link(&mut link.guarded_by(&guard), &mut game);
     drop(channel);
     let seconds = start.elapsed().as_secs_f64();
     let grace = match ending {
         ChannelEnding::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,
     };
+    let watch = running.cpu_watch.clone();
     let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
+    let measured = Measured {
+        others: usage.cpu_time.and_then(|own| guard.others(own)),
+        usage,
+        watch,
+    };
     conclude(
         &game,
         ending,
         outcome.as_ref(),
-        &usage,
+        &measured,
         &stderr,
         seconds,
         number,
@@ -110,17 +120,29 @@ pub(crate) fn play_launched(
     )
 }
 
+/// What the judge measured of a game: what it used, whether its CPU-time
+/// limit was watched, and the CPU time others took beside it.
+pub(crate) struct Measured {
+    /// What the game used, by the sandbox's measure (also when its ending
+    /// is unknown).
+    pub(crate) usage: Usage,
+    /// Whether the CPU watch held its limit.
+    pub(crate) watch: Watch,
+    /// The CPU time others took on its CPUs meanwhile.
+    pub(crate) others: Option<Duration>,
+}
+
 /// The result of a game that ended with `ending` on the channel and
-/// `outcome` for its program, `usage` what it used by the sandbox's
-/// measure (also when its ending is unknown: killed once its time was up,
-/// or its fork server gone before it told how its child ended), `stderr`
-/// what it wrote there.
+/// `outcome` for its program, `measured` what the judge measured of it
+/// (its usage also when its ending is unknown: killed once its time was
+/// up, or its fork server gone before it told how its child ended),
+/// `stderr` what it wrote there.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conclude(
     game: &Game,
     ending: ChannelEnding,
     outcome: Option<&Outcome>,
-    usage: &Usage,
+    measured: &Measured,
     stderr: &[u8],
     seconds: f64,
     number: usize,
@@ -130,7 +152,17 @@ pub(crate) fn conclude(
     result.seconds = seconds;
     let kept = stderr.len().saturating_sub(STDERR_KEPT);
     result.stderr = String::from_utf8_lossy(&stderr[kept..]).into_owned();
+    let usage = &measured.usage;
     result.cpu_seconds = usage.cpu_time.map(|t| t.as_secs_f64());
+    result.others_cpu_seconds = measured.others.map(|t| t.as_secs_f64());
+    result.cpu_limit_held_by = Some(match &measured.watch {
+        Watch::Running => CpuLimitHolder::Watch,
+        Watch::Absent => CpuLimitHolder::Rlimit,
+        Watch::Failed(why) => {
+            result.cpu_watch_error = Some(why.clone());
+            CpuLimitHolder::RlimitBackstop
+        }
+    });
     result.peak_memory = usage.peak_memory;
     result.placements = game.placements();
     result.board = std::array::from_fn(|i| {
@@ -144,7 +176,16 @@ pub(crate) fn conclude(
         ChannelEnding::Finished(total) => Some(total),
         _ => None,
     };
-    let (status, reason) = judge(ending, outcome, usage, game.placements(), config);
+    let rlimit_holds = measured.watch == Watch::Absent;
+    let ending_of = outcome.map(|o| &o.ending);
+    let (status, reason) = judge(
+        ending,
+        ending_of,
+        usage,
+        rlimit_holds,
+        game.placements(),
+        config,
+    );
     if status == GameStatus::Ok {
         result.score = finished.unwrap_or_default();
     }
@@ -178,15 +219,17 @@ fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> S
 }
 
 /// How a game ended, from what the channel saw (`ending`), how the
-/// program ended (`outcome`, `None` when it was still running when killed
-/// or its fork server did not say) and what it used (`usage`).
+/// program ended (`program`, `None` when it was still running when killed
+/// or its fork server did not say) and what it used (`usage`, the one
+/// measure; `rlimit_holds`: `RLIMIT_CPU` held its CPU limit alone).
 /// A finished game stays scored whatever the program did afterwards, unless
 /// its program's measured CPU time reached the limit (see below); the
 /// memory and CPU limits are named from the sandbox's own measures.
 fn judge(
     ending: ChannelEnding,
-    outcome: Option<&Outcome>,
+    program: Option<&ProgramEnding>,
     usage: &Usage,
+    rlimit_holds: bool,
     placements: usize,
     config: &RunConfig,
 ) -> (GameStatus, Option<String>) {
@@ -223,7 +266,7 @@ fn judge(
         ChannelEnding::TimedOut | ChannelEnding::Closed | ChannelEnding::Exited => {}
     }
     let timed_out = matches!(ending, ChannelEnding::TimedOut);
-    let verdict = classify(outcome, timed_out, limits);
+    let verdict = classify(program, usage, timed_out, rlimit_holds, limits);
     match verdict {
         RunVerdict::Memory => exceeded(&verdict, GameStatus::Memory),
         RunVerdict::CpuTime => exceeded(&verdict, GameStatus::CpuTime),
@@ -285,6 +328,41 @@ pub(crate) struct Prefed<'a, 'w> {
     exit_watch: Option<BorrowedFd<'w>>,
 }
 
+/// A [`Prefed`] whose deadline a [`Guard`] extends by the CPU time others
+/// take on the game's CPUs: at the deadline the guard is asked again, and
+/// the game is stopped only once it has passed that too.
+pub(crate) struct Guarded<'p, 'a, 'w, 'g> {
+    link: &'p mut Prefed<'a, 'w>,
+    guard: &'g Guard,
+}
+
+impl<'a, 'w> Prefed<'a, 'w> {
+    /// This link with its deadline extended by `guard`.
+    pub(crate) fn guarded_by<'p, 'g>(&'p mut self, guard: &'g Guard) -> Guarded<'p, 'a, 'w, 'g> {
+        Guarded { link: self, guard }
+    }
+}
+
+impl Link for Guarded<'_, '_, '_, '_> {
+    fn receive(&mut self) -> Received {
+        loop {
+            let received = self.link.receive();
+            if !matches!(received, Received::TimedOut) {
+                return received;
+            }
+            let extended = self.guard.deadline();
+            if extended <= Instant::now() || extended <= self.link.deadline {
+                return received;
+            }
+            self.link.deadline = extended;
+        }
+    }
+
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.link.send(line)
+    }
+}
+
 impl<'a, 'w> Prefed<'a, 'w> {
     pub(crate) fn new(
         first: Option<String>,
@@ -317,7 +395,6 @@ impl Link for Prefed<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::ProgramEnding;
 
     /// What a program used: `cpu` of CPU time.
     fn used(cpu: Duration) -> Usage {
@@ -328,62 +405,96 @@ mod tests {
         }
     }
 
-    /// A program that exited 0 after `cpu` of CPU time.
-    fn exited_after(cpu: Duration) -> Outcome {
-        Outcome {
-            ending: ProgramEnding::Exited(0),
-            usage: used(cpu),
-        }
-    }
+    const EXITED: ProgramEnding = ProgramEnding::Exited(0);
 
     #[test]
     fn a_finished_game_over_its_cpu_limit_is_not_scored() {
         // The measure seen when the kernel's RLIMIT_CPU missed: 2.02 s of
         // CPU time on a 1 s limit, all 20 placements made.
         let config = RunConfig::unconfined(Duration::from_secs(1));
-        let over = exited_after(Duration::from_millis(2020));
+        let finished = ChannelEnding::Finished(5);
+        let over = used(Duration::from_millis(2020));
         let over_limit = (
             GameStatus::CpuTime,
             Some("CPU time limit of 1 s exceeded after 20 placements".into()),
         );
-        assert_eq!(
-            judge(
-                ChannelEnding::Finished(5),
-                Some(&over),
-                &over.usage,
-                20,
-                &config
-            ),
-            over_limit
-        );
-        let within = exited_after(Duration::from_millis(900));
-        assert_eq!(
-            judge(
-                ChannelEnding::Finished(5),
-                Some(&within),
-                &within.usage,
-                20,
-                &config
-            ),
-            (GameStatus::Ok, None)
-        );
+        let judged =
+            |program, usage: &Usage| judge(finished.clone(), program, usage, false, 20, &config);
+        assert_eq!(judged(Some(&EXITED), &over), over_limit);
+        let within = used(Duration::from_millis(900));
+        assert_eq!(judged(Some(&EXITED), &within), (GameStatus::Ok, None));
         // Killed after its last placement, unmeasured: still scored.
-        assert_eq!(
-            judge(
-                ChannelEnding::Finished(5),
-                None,
-                &Usage::default(),
-                20,
-                &config
-            ),
-            (GameStatus::Ok, None)
-        );
+        assert_eq!(judged(None, &Usage::default()), (GameStatus::Ok, None));
         // Its end unknown (a fork server's child that killed its server),
         // but measured over the limit: not scored.
-        let over = used(Duration::from_millis(1100));
+        assert_eq!(judged(None, &used(Duration::from_millis(1100))), over_limit);
+    }
+
+    #[test]
+    fn a_game_that_raised_sigxcpu_under_its_watched_limit_crashed() {
+        // 0.66 s of a 1 s limit, as seen when the kernel overcharged a
+        // program sharing its CPU; the watch held the limit.
+        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let xcpu = ProgramEnding::Signaled(Signal::XCPU.as_raw());
+        let usage = used(Duration::from_millis(660));
         assert_eq!(
-            judge(ChannelEnding::Finished(5), None, &over, 20, &config),
-            over_limit
+            judge(
+                ChannelEnding::Exited,
+                Some(&xcpu),
+                &usage,
+                false,
+                7,
+                &config
+            ),
+            (
+                GameStatus::Crash,
+                Some("killed by SIGXCPU (24) after 7 placements".into())
+            )
+        );
+        // Where RLIMIT_CPU held the limit alone, its signal is the limit.
+        assert_eq!(
+            judge(ChannelEnding::Exited, Some(&xcpu), &usage, true, 7, &config).0,
+            GameStatus::CpuTime
+        );
+    }
+
+    #[test]
+    fn each_game_tells_what_held_its_cpu_limit_and_what_others_took() {
+        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let game = Game::new(ContestDeck::ordered());
+        let told = |watch: Watch| {
+            let measured = Measured {
+                usage: used(Duration::from_millis(250)),
+                watch,
+                others: Some(Duration::from_millis(125)),
+            };
+            let ending = ChannelEnding::Closed;
+            conclude(&game, ending, None, &measured, b"", 0.5, 1, &config)
+        };
+        let watched = told(Watch::Running);
+        assert_eq!(watched.cpu_limit_held_by, Some(CpuLimitHolder::Watch));
+        assert_eq!(watched.cpu_seconds, Some(0.25));
+        assert_eq!(watched.others_cpu_seconds, Some(0.125));
+        assert_eq!(watched.cpu_watch_error, None);
+        let failed = told(Watch::Failed("the cgroup's CPU time cannot be read".into()));
+        assert_eq!(
+            failed.cpu_limit_held_by,
+            Some(CpuLimitHolder::RlimitBackstop)
+        );
+        assert_eq!(
+            failed.cpu_watch_error.as_deref(),
+            Some("the cgroup's CPU time cannot be read")
+        );
+        let json = serde_json::to_value(&failed).unwrap();
+        assert_eq!(json["cpu_limit_held_by"], "rlimit_backstop");
+        assert_eq!(
+            json["cpu_watch_error"],
+            "the cgroup's CPU time cannot be read"
+        );
+        assert_eq!(json["others_cpu_seconds"], 0.125);
+        assert_eq!(
+            told(Watch::Absent).cpu_limit_held_by,
+            Some(CpuLimitHolder::Rlimit)
         );
     }
 }

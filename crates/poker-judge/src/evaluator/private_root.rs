@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::launcher::Program;
-use crate::sandbox::Image;
 use crate::sandbox::closure::{Copy, inside_path, needed_files};
+use crate::sandbox::{Image, PROGRAM_PATH, PYTHON_SCRIPT_PATH};
 
 /// Folders of the standard library left out: its own tests.
 const SKIPPED_DIRS: &[&str] = &["test", "tests", "idle_test", "__phello__"];
@@ -40,8 +40,18 @@ pub(crate) fn privatize(
         needed_files(path, is_program, lib_dirs).map(|found| files.extend(found))
     };
     add_elf(&mut files, &program.path, true)?;
+    // The program (a Python contestant's script) runs from a fixed path,
+    // so its argv[0] (sys.argv[0]) names neither the host's scratch folder
+    // nor the contestant's index or source folder.
+    let script = python
+        .then(|| program.args.first().map(PathBuf::from))
+        .flatten();
     for file in &program.files {
-        let inside = if *file == program.path {
+        let inside = if script.as_ref() == Some(file) {
+            PathBuf::from(PYTHON_SCRIPT_PATH)
+        } else if *file == program.path && !python {
+            PathBuf::from(PROGRAM_PATH)
+        } else if *file == program.path {
             inside_path(file)?
         } else {
             file.clone()
@@ -65,7 +75,14 @@ pub(crate) fn privatize(
     let copies: Vec<Copy> = files.into_values().collect();
     let image =
         Image::build(&dir, &copies).map_err(|e| format!("cannot copy its files in: {e}"))?;
-    program.path = inside_path(&program.path)?;
+    if python {
+        program.path = inside_path(&program.path)?;
+        if let Some(first) = program.args.first_mut() {
+            *first = PYTHON_SCRIPT_PATH.into();
+        }
+    } else {
+        program.path = PROGRAM_PATH.into();
+    }
     program.files.clear();
     program.image = Some(Arc::new(image));
     Ok(())

@@ -9,6 +9,7 @@
 //! pids read from /proc, which may have been reused; so one game's
 //! clean-up cannot touch another game's processes.
 
+use super::cpu_watch::Watch;
 use super::launcher::Launch;
 use crate::sandbox::{Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal};
@@ -36,6 +37,8 @@ pub struct Running {
     /// Readable once the main process has exited.
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
+    /// Whether its CPU-time limit is watched.
+    pub(crate) cpu_watch: Watch,
 }
 
 fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ {
@@ -119,17 +122,19 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
     .into_iter()
     .flatten()
     .collect();
-    let pidfd = Pid::from_child(&child);
-    let pidfd = rustix::process::pidfd_open(pidfd, PidfdFlags::empty()).ok();
-    if let (Some(pidfd), Some((meter, limit))) = (&pidfd, launch.cpu_watch()) {
-        super::cpu_watch::start(pidfd, meter, limit);
-    }
+    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty());
+    let cpu_watch = match (&pidfd, launch.cpu_watch()) {
+        (_, None) => Watch::Absent,
+        (Ok(pidfd), Some((meter, limit))) => super::cpu_watch::start(pidfd, meter, limit),
+        (Err(e), Some(_)) => Watch::Failed(format!("no pidfd of the run: {e}")),
+    };
     Ok(Running {
         child,
         launch,
         channel: manager,
-        pidfd,
+        pidfd: pidfd.ok(),
         drains,
+        cpu_watch,
     })
 }
 

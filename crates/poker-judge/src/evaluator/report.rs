@@ -10,7 +10,8 @@
 
 use super::shell::command_line;
 pub use super::text::escape;
-use super::{Contestant, ContestantResult, GameResult, GameStatus, RunConfig};
+use super::{Contestant, ContestantResult, GameResult, GameStatus, RunConfig, load_warning};
+use crate::doctor::{Finding, Status};
 use crate::sandbox::LimitReport;
 use poker_core::contest::ContestDeck;
 use serde::Serialize;
@@ -61,6 +62,10 @@ pub struct Audit {
     /// ([`super::game_order`]); `poker eval --order-seed` plays them in the
     /// same order again.
     pub game_order_seed: u64,
+    /// The machine as `poker doctor` found it before the games: what
+    /// makes timing fair or not, each with its fix.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<Finding>,
 }
 
 /// How one contestant was compiled.
@@ -138,6 +143,7 @@ impl Audit {
             decks_sha256,
             replay,
             game_order_seed,
+            environment: Vec::new(),
         }
     }
 
@@ -182,6 +188,18 @@ impl Audit {
             }
         }
         let _ = writeln!(out, "  (--json and --html give the replay of every game)");
+        for finding in self.environment.iter().filter(|f| f.status != Status::Ok) {
+            let status = match finding.status {
+                Status::NotApplicable => "not applicable",
+                Status::Problem => "problem",
+                _ => "warning",
+            };
+            let _ = writeln!(
+                out,
+                "  machine {}: {status}: {}",
+                finding.check, finding.detail
+            );
+        }
     }
 }
 
@@ -193,8 +211,13 @@ impl Report {
             syscall_filter: config.launcher.syscall_filter(),
             mode: config.mode_name(),
             limits: config.limit_reports(),
+            warnings: config
+                .warning
+                .iter()
+                .cloned()
+                .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
+                .collect(),
             contestants,
-            warnings: config.warning.iter().cloned().collect(),
             audit: None,
         }
     }
@@ -327,17 +350,20 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
     };
     let _ = writeln!(
         out,
-        "  deck  score  best  status      time      cpu  memory  why"
+        "  deck  score  best  status      time      cpu  others  held by  memory  why"
     );
     for t in &r.tests {
         let row = format!(
-            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {:>6}  {:>6}  {}",
+            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {:>6}  {:>6}  {:<7}  {:>6}  {}",
             t.deck,
             t.score,
             t.best_possible.map_or("-".to_string(), |b| b.to_string()),
             t.status.as_str(),
             t.seconds,
             t.cpu_seconds.map_or("-".into(), |c| format!("{c:.3}s")),
+            t.others_cpu_seconds
+                .map_or("-".into(), |c| format!("{c:.3}s")),
+            t.cpu_limit_held_by.map_or("-", |h| h.as_str()),
             t.peak_memory.map_or("-".into(), |m| format!(
                 "{:.1}M",
                 m as f64 / f64::from(1 << 20)
@@ -354,6 +380,17 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
         let _ = writeln!(out, "  [{}] {decks}: {}", i + 1, escape(&failure.reason));
         for line in &failure.stderr {
             let _ = writeln!(out, "      stderr: {}", escape(line));
+        }
+    }
+    for t in &r.tests {
+        if let Some(why) = &t.cpu_watch_error {
+            let _ = writeln!(
+                out,
+                "  deck {}: the CPU watch could not start ({}); RLIMIT_CPU's backstop and the \
+                 measure after the game held the limit",
+                t.deck,
+                escape(why)
+            );
         }
     }
     let share = if r.best_possible > 0 {

@@ -45,6 +45,59 @@ impl GameStatus {
     }
 }
 
+/// What held a game's CPU-time limit, as reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CpuLimitHolder {
+    /// The evaluator's watch of the game's cgroup (the CPU time of all its
+    /// processes), which kills the game at the limit; `RLIMIT_CPU` was a
+    /// backstop above it.
+    Watch,
+    /// `RLIMIT_CPU`, per process, at the limit: no cgroup counted the
+    /// game's CPU time.
+    Rlimit,
+    /// The watch could not start (see `cpu_watch_error`): `RLIMIT_CPU`'s
+    /// backstop above the limit, and the judge's measure after the game.
+    RlimitBackstop,
+}
+
+impl CpuLimitHolder {
+    /// The holder as written in reports: `watch`, `rlimit`,
+    /// `rlimit_backstop`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CpuLimitHolder::Watch => "watch",
+            CpuLimitHolder::Rlimit => "rlimit",
+            CpuLimitHolder::RlimitBackstop => "rlimit_backstop",
+        }
+    }
+}
+
+/// The share of the games' wall-clock time that other processes took on
+/// their CPUs past which an evaluation warns: timing is then less fair
+/// than it should be (each game's guard was extended by it, and its CPU
+/// time measured apart, but caches and frequency are shared).
+pub const NOTICEABLE_LOAD: f64 = 0.05;
+
+/// A warning when other processes took more than [`NOTICEABLE_LOAD`] of
+/// the wall-clock time of `games` on their CPUs, with the figures.
+pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Option<String> {
+    let (mut others, mut wall) = (0.0, 0.0);
+    for game in games {
+        others += game.others_cpu_seconds.unwrap_or(0.0);
+        wall += game.seconds;
+    }
+    (wall > 0.0 && others > NOTICEABLE_LOAD * wall).then(|| {
+        format!(
+            "other processes took {others:.2} s of CPU time on the games' CPUs, {:.0}% of \
+             their {wall:.2} s: each game's CPU time was measured apart and its guard \
+             extended, but for fair timing run on quiet CPUs (see `poker doctor`, --cpus)",
+            100.0 * others / wall
+        )
+    })
+}
+
 /// One game of one contestant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameResult {
@@ -65,6 +118,20 @@ pub struct GameResult {
     /// measured it (its cgroup); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<f64>,
+    /// CPU time other processes took on the game's CPUs while it was
+    /// played, in seconds: those CPUs' busy time (`/proc/stat`) less the
+    /// game's own and the evaluator's. It extended the game's wall-clock
+    /// guard. Absent where it could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub others_cpu_seconds: Option<f64>,
+    /// What held the game's CPU-time limit; absent for a game never
+    /// started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_limit_held_by: Option<CpuLimitHolder>,
+    /// Why the CPU watch could not start, when it could not
+    /// (`cpu_limit_held_by` is then `rlimit_backstop`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_watch_error: Option<String>,
     /// Peak memory of the game's processes, in bytes, where the sandbox
     /// measured it; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,6 +166,9 @@ impl GameResult {
             placements: 0,
             seconds: 0.0,
             cpu_seconds: None,
+            others_cpu_seconds: None,
+            cpu_limit_held_by: None,
+            cpu_watch_error: None,
             peak_memory: None,
             best_possible: None,
             stderr: String::new(),

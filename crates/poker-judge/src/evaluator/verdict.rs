@@ -2,7 +2,7 @@
 //! alike: which limit stopped it, or how it ended by itself, and the words
 //! both tell it in.
 
-use crate::sandbox::{Limits, Outcome, ProgramEnding};
+use crate::sandbox::{Limits, ProgramEnding, Usage};
 use rustix::process::Signal;
 
 /// How a run ended, with the limits named.
@@ -17,7 +17,8 @@ pub enum RunVerdict {
     FailedToStart(String),
     /// The kernel's OOM killer stopped it at the memory limit.
     Memory,
-    /// It reached the CPU-time limit (SIGXCPU, or the cgroup's measure).
+    /// It reached the CPU-time limit by the measure (or by the kernel's
+    /// SIGXCPU where that holds the limit alone).
     CpuTime,
     /// It wrote a file past the file-size limit (SIGXFSZ).
     FileSize,
@@ -37,7 +38,10 @@ impl RunVerdict {
             RunVerdict::CpuTime => {
                 Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64()))
             }
-            RunVerdict::WallTime => Some(format!("time limit of {} s", limits.wall.as_secs_f64())),
+            RunVerdict::WallTime => Some(format!(
+                "wall-clock limit of {} s",
+                limits.wall.as_secs_f64()
+            )),
             _ => None,
         }
     }
@@ -49,36 +53,49 @@ pub fn failed_to_start(what: &str, why: &str) -> String {
     format!("the sandbox failed to start the {what}: {why}")
 }
 
-/// Classifies a run's `outcome` (`None`: it was still running when it was
-/// killed) under `limits`; `timed_out` says the caller's wall-clock timer
-/// fired. A limit is named first, whatever signal carried it out: the
-/// memory limit (OOM kill), then CPU time, then file size, then wall time.
-pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> RunVerdict {
-    let Some(outcome) = outcome else {
-        return RunVerdict::WallTime;
-    };
-    if let ProgramEnding::FailedToStart(why) = &outcome.ending {
+/// Classifies a run from how its program ended (`ending`; `None`: it was
+/// still running when it was killed) and the one measure of what it used
+/// (`usage`, taken whether or not the ending is known), under `limits`;
+/// `timed_out` says the caller's wall-clock guard fired, `rlimit_holds`
+/// that `RLIMIT_CPU` held the CPU-time limit by itself (no watch of a
+/// cgroup's measure).
+///
+/// A limit is named first, whatever signal carried it out: the memory
+/// limit (OOM kill), then CPU time, then file size, then wall time. The
+/// CPU-time limit is reached when the measure reaches it; SIGXCPU under it
+/// is a signal like any other (the program raised it itself, or the
+/// kernel's backstop fired) unless `RLIMIT_CPU` held the limit, or there is
+/// no measure: then the kernel's word is the only one.
+pub fn classify(
+    ending: Option<&ProgramEnding>,
+    usage: &Usage,
+    timed_out: bool,
+    rlimit_holds: bool,
+    limits: &Limits,
+) -> RunVerdict {
+    if let Some(ProgramEnding::FailedToStart(why)) = ending {
         return RunVerdict::FailedToStart(why.clone());
     }
-    let signal = match outcome.ending {
-        ProgramEnding::Signaled(s) => Some(s),
+    let signal = match ending {
+        Some(ProgramEnding::Signaled(s)) => Some(*s),
         _ => None,
     };
-    if outcome.usage.oom_killed {
+    let measured_over = usage.cpu_time.map(|t| t >= limits.cpu);
+    let kernel_says_cpu =
+        signal == Some(Signal::XCPU.as_raw()) && (rlimit_holds || measured_over.is_none());
+    if usage.oom_killed {
         RunVerdict::Memory
-    } else if signal == Some(Signal::XCPU.as_raw())
-        || outcome.usage.cpu_time.is_some_and(|t| t >= limits.cpu)
-    {
+    } else if measured_over == Some(true) || kernel_says_cpu {
         RunVerdict::CpuTime
     } else if signal == Some(Signal::XFSZ.as_raw()) {
         RunVerdict::FileSize
-    } else if timed_out {
+    } else if timed_out || ending.is_none() {
         RunVerdict::WallTime
     } else {
-        match outcome.ending {
-            ProgramEnding::Signaled(s) => RunVerdict::Signaled(s),
-            ProgramEnding::Exited(code) => RunVerdict::Exited(code),
-            ProgramEnding::FailedToStart(_) => unreachable!("handled above"),
+        match ending {
+            Some(ProgramEnding::Signaled(s)) => RunVerdict::Signaled(*s),
+            Some(ProgramEnding::Exited(code)) => RunVerdict::Exited(*code),
+            _ => unreachable!("handled above"),
         }
     }
 }
@@ -86,25 +103,16 @@ pub fn classify(outcome: Option<&Outcome>, timed_out: bool, limits: &Limits) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::Usage;
     use std::time::Duration;
-
-    fn ended(ending: ProgramEnding, usage: Usage) -> Outcome {
-        Outcome { ending, usage }
-    }
 
     #[test]
     fn limits_are_named_before_the_signal_that_enforced_them() {
         let limits = Limits::default();
-        let plain = |e| classify(Some(&ended(e, Usage::default())), false, &limits);
+        let plain = |e| classify(Some(&e), &Usage::default(), false, false, &limits);
         assert_eq!(plain(ProgramEnding::Exited(139)), RunVerdict::Exited(139));
         assert_eq!(
             plain(ProgramEnding::Signaled(Signal::SEGV.as_raw())),
             RunVerdict::Signaled(11)
-        );
-        assert_eq!(
-            plain(ProgramEnding::Signaled(Signal::XCPU.as_raw())),
-            RunVerdict::CpuTime
         );
         assert_eq!(
             plain(ProgramEnding::Signaled(Signal::XFSZ.as_raw())),
@@ -114,20 +122,66 @@ mod tests {
             oom_killed: true,
             ..Usage::default()
         };
-        let killed = ended(ProgramEnding::Signaled(Signal::KILL.as_raw()), oom);
-        assert_eq!(classify(Some(&killed), true, &limits), RunVerdict::Memory);
+        let killed = ProgramEnding::Signaled(Signal::KILL.as_raw());
+        assert_eq!(
+            classify(Some(&killed), &oom, true, false, &limits),
+            RunVerdict::Memory
+        );
         let busy = Usage {
             cpu_time: Some(Duration::from_secs(5)),
             ..Usage::default()
         };
-        let killed = ended(ProgramEnding::Signaled(Signal::KILL.as_raw()), busy);
-        assert_eq!(classify(Some(&killed), false, &limits), RunVerdict::CpuTime);
-        let killed = ended(
-            ProgramEnding::Signaled(Signal::KILL.as_raw()),
-            Usage::default(),
+        assert_eq!(
+            classify(Some(&killed), &busy, false, false, &limits),
+            RunVerdict::CpuTime
         );
-        assert_eq!(classify(Some(&killed), true, &limits), RunVerdict::WallTime);
-        assert_eq!(classify(None, true, &limits), RunVerdict::WallTime);
+        // Killed at the guard, or gone without a word, but measured at
+        // the limit: the measure decides.
+        assert_eq!(
+            classify(None, &busy, true, false, &limits),
+            RunVerdict::CpuTime
+        );
+        assert_eq!(
+            classify(Some(&killed), &Usage::default(), true, false, &limits),
+            RunVerdict::WallTime
+        );
+        assert_eq!(
+            classify(None, &Usage::default(), true, false, &limits),
+            RunVerdict::WallTime
+        );
+    }
+
+    #[test]
+    fn sigxcpu_is_the_cpu_limit_only_when_the_measure_or_the_rlimit_says_so() {
+        // The figures seen on a loaded machine: SIGXCPU at 0.66 s of
+        // measured CPU time on a 1 s limit.
+        let limits = Limits {
+            cpu: Duration::from_secs(1),
+            ..Limits::default()
+        };
+        let xcpu = ProgramEnding::Signaled(Signal::XCPU.as_raw());
+        let used = |ms| Usage {
+            cpu_time: Some(Duration::from_millis(ms)),
+            ..Usage::default()
+        };
+        // Watched: under the limit it is a signal death.
+        assert_eq!(
+            classify(Some(&xcpu), &used(660), false, false, &limits),
+            RunVerdict::Signaled(Signal::XCPU.as_raw())
+        );
+        assert_eq!(
+            classify(Some(&xcpu), &used(1000), false, false, &limits),
+            RunVerdict::CpuTime
+        );
+        // RLIMIT_CPU holding the limit alone, or no measure: the kernel's.
+        assert_eq!(
+            classify(Some(&xcpu), &used(660), false, true, &limits),
+            RunVerdict::CpuTime
+        );
+        assert_eq!(
+            classify(Some(&xcpu), &Usage::default(), false, false, &limits),
+            RunVerdict::CpuTime
+        );
     }
 
     #[test]
@@ -141,7 +195,10 @@ mod tests {
             ..Limits::default()
         };
         let told = |verdict: RunVerdict| verdict.limit(&limits);
-        assert_eq!(told(RunVerdict::WallTime).unwrap(), "time limit of 0.5 s");
+        assert_eq!(
+            told(RunVerdict::WallTime).unwrap(),
+            "wall-clock limit of 0.5 s"
+        );
         assert_eq!(told(RunVerdict::CpuTime).unwrap(), "CPU time limit of 1 s");
         assert_eq!(told(RunVerdict::Memory).unwrap(), "memory limit of 64 MiB");
         assert_eq!(told(RunVerdict::FileSize), None);

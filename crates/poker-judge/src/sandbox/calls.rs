@@ -39,6 +39,8 @@ pub enum When {
     PrctlOptions,
     /// `madvise` with one of [`MADVISE_ADVICE`] only.
     MadviseAdvice,
+    /// `fcntl` with one of [`FCNTL_COMMANDS`] only.
+    FcntlCommands,
 }
 
 /// `clone` flags a game may not pass: every namespace flag (a game gets
@@ -64,6 +66,33 @@ pub const IOCTL_REQUESTS: &[(&str, u64)] = &[
     ("TCGETS", 0x5401),
     ("FIOCLEX", 0x5451),
     ("FIONCLEX", 0x5450),
+];
+
+/// The `fcntl` commands a game may use, those the census found: copying a
+/// descriptor and reading or setting its flags and its file's status
+/// flags. No lock command ([`FCNTL_LOCK_COMMANDS`]): a lock on a file two
+/// jails share (a device node of `/dev`) is seen by every process of the
+/// machine that asks. Nor leases, notifications, pipe sizes or seals.
+pub const FCNTL_COMMANDS: &[(&str, u64)] = &[
+    ("F_DUPFD", 0),
+    ("F_GETFD", 1),
+    ("F_SETFD", 2),
+    ("F_GETFL", 3),
+    ("F_SETFL", 4),
+    ("F_DUPFD_CLOEXEC", 1030),
+];
+
+/// The `fcntl` commands of record locks, classic and open-file-description
+/// ("OFD"): refused to games (not on [`FCNTL_COMMANDS`]) and to compilers
+/// (`compiler_rules` in `filter.rs`). On 64-bit Linux the `*64` forms have
+/// the same numbers.
+pub const FCNTL_LOCK_COMMANDS: &[(&str, u64)] = &[
+    ("F_GETLK", 5),
+    ("F_SETLK", 6),
+    ("F_SETLKW", 7),
+    ("F_OFD_GETLK", 36),
+    ("F_OFD_SETLK", 37),
+    ("F_OFD_SETLKW", 38),
 ];
 
 /// The `prctl` options a game may use: `PR_SET_DUMPABLE` (the reaper
@@ -167,7 +196,6 @@ pub fn game_calls() -> Vec<Allowed> {
         SYS_getdents64,
         SYS_getcwd,
         SYS_chdir,
-        SYS_fcntl,
         SYS_dup,
         SYS_dup3,
         SYS_mkdirat,
@@ -255,6 +283,12 @@ pub fn game_calls() -> Vec<Allowed> {
         name: "prctl",
         nr: SYS_prctl,
         when: When::PrctlOptions,
+    });
+    // Descriptor flags and copies (no locks: see FCNTL_COMMANDS).
+    calls.push(Allowed {
+        name: "fcntl",
+        nr: SYS_fcntl,
+        when: When::FcntlCommands,
     });
     calls.push(Allowed {
         name: "ioctl",
@@ -440,6 +474,18 @@ mod tests {
         ] {
             assert!(!names.contains(&forbidden), "{forbidden} is listed");
         }
+    }
+
+    #[test]
+    fn no_lock_command_is_among_the_games_fcntl_commands() {
+        // Numbers from the kernel's include/uapi/asm-generic/fcntl.h
+        // (F_DUPFD_CLOEXEC: F_LINUX_SPECIFIC_BASE 1024 + 6).
+        let allowed: Vec<u64> = FCNTL_COMMANDS.iter().map(|&(_, n)| n).collect();
+        assert_eq!(allowed, [0, 1, 2, 3, 4, 1030]);
+        let locks: Vec<u64> = FCNTL_LOCK_COMMANDS.iter().map(|&(_, n)| n).collect();
+        assert_eq!(locks, [5, 6, 7, 36, 37, 38]);
+        let fcntl = game_calls().into_iter().find(|c| c.name == "fcntl");
+        assert_eq!(fcntl.map(|c| c.when), Some(When::FcntlCommands));
     }
 
     #[test]

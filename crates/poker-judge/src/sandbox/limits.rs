@@ -9,11 +9,17 @@ use serde::Serialize;
 /// program together with everything it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Wall-clock time of the whole game. Enforced by the caller's timer,
-    /// which kills the jail ([`Jail::kill`](super::Jail::kill)). Default 5 s.
+    /// Wall-clock time of the whole game: a guard against programs that
+    /// hang, not a measure of speed. Enforced by the caller's timer, which
+    /// kills the jail ([`Jail::kill`](super::Jail::kill)); the evaluator
+    /// extends it by the CPU time other processes took on the game's CPUs.
+    /// Default 10 s ([`WALL_PER_CPU`] times the CPU limit).
     pub wall: Duration,
-    /// CPU time of each process (`RLIMIT_CPU`, whole seconds rounded up):
-    /// SIGXCPU at the limit, SIGKILL one second later. Default 5 s.
+    /// CPU time of the game: the contest's limit. Where the game has a
+    /// cgroup that counts CPU time, the evaluator's watch holds it for all
+    /// the game's processes together, and `RLIMIT_CPU` is only a backstop
+    /// above it; elsewhere `RLIMIT_CPU` holds it per process (see
+    /// [`Limits::cpu_rlimit`]). Default 5 s.
     pub cpu: Duration,
     /// Memory in bytes: resident memory plus `/tmp` contents of the whole
     /// game with a memory cgroup; address space of each process otherwise.
@@ -32,7 +38,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            wall: Duration::from_secs(5),
+            wall: Duration::from_secs(5) * WALL_PER_CPU,
             cpu: Duration::from_secs(5),
             memory: 256 << 20,
             processes: 64,
@@ -42,12 +48,33 @@ impl Default for Limits {
     }
 }
 
+/// The default wall-clock guard is this many times the CPU limit (isolate
+/// and DOMjudge run with two to three times).
+pub const WALL_PER_CPU: u32 = 2;
+
 impl Limits {
-    /// `RLIMIT_CPU`'s soft limit in whole seconds: [`Limits::cpu`] rounded
-    /// up, at least 1.
+    /// [`Limits::cpu`] in whole seconds, rounded up, at least 1.
     pub fn cpu_seconds(&self) -> u64 {
         let secs = self.cpu.as_secs() + u64::from(self.cpu.subsec_nanos() > 0);
         secs.max(1)
+    }
+
+    /// `RLIMIT_CPU` as `(soft, hard)` seconds. `watched`: the evaluator's
+    /// watch of the game's cgroup holds the limit, and the rlimit is only a
+    /// backstop far enough above it that the kernel's tick-sampled count,
+    /// which overcharges a process sharing its CPU (SIGXCPU was seen at
+    /// 0.66 s of measured CPU time on a 1 s limit, 1.45 times), never
+    /// signals a game under its limit: twice [`Limits::cpu_seconds`] (at
+    /// least a second more) soft, a second more hard. Otherwise the rlimit
+    /// holds the limit itself: [`Limits::cpu_seconds`] soft, a second more
+    /// hard.
+    pub fn cpu_rlimit(&self, watched: bool) -> (u64, u64) {
+        let cpu = self.cpu_seconds();
+        let soft = match watched {
+            true => (2 * cpu).max(cpu + 1),
+            false => cpu,
+        };
+        (soft, soft + 1)
     }
 }
 
@@ -109,7 +136,10 @@ impl fmt::Display for Enforcement {
         match self {
             Enforcement::Cgroup { version } => write!(f, "cgroup v{version}"),
             Enforcement::CgroupWatch { version } => {
-                write!(f, "cgroup v{version} watched, and rlimit per process")
+                write!(
+                    f,
+                    "cgroup v{version} watched, with an rlimit per process as a backstop above it"
+                )
             }
             Enforcement::Rlimit {
                 scope: RlimitScope::Process,

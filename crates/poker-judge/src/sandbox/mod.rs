@@ -12,6 +12,8 @@
 //!
 //! # Threat model
 //!
+//! (For users, with the figures measured: `docs/sandbox.md`.)
+//!
 //! The contestant's program is hostile. It **can**:
 //! - read what the evaluator gives it read-only: a game, its contestant's
 //!   private [`Image`] (copies of the loader, the libraries, libpoker, the
@@ -23,14 +25,16 @@
 //!   and what the evaluator binds read-only ([`Mounts::ro_binds`]);
 //! - write its private `/tmp`, a tmpfs of [`Limits::tmp_size`] bytes
 //!   (writing past it fails with `ENOSPC`), gone after the game;
-//! - a game: see no `/proc` at all (no contestant of the census needs one;
-//!   it would show the host's mounts, naming the scratch folder and the
-//!   contestant's index, and number its inodes from the machine-wide
-//!   counter); a compilation: its own processes in `/proc`, the host's
-//!   `/proc/cpuinfo`, `/proc/meminfo` and kernel version;
-//! - see a minimal read-only `/dev` (`null`, `zero`, `full`, `random`, `urandom`,
-//!   `tty`, a private `pts`; `/dev/shm` is read-only, so POSIX shared
-//!   memory and named semaphores are unavailable);
+//! - see no `/proc` at all, a game or a compilation (no contestant or
+//!   compiler of the census needs one; a game's would show the host's
+//!   mounts, naming the scratch folder and the contestant's index, and
+//!   number its inodes from the machine-wide counter; a compiler's would
+//!   show the machine's counters to an include directive);
+//! - see a read-only `/dev` of [`plan::DEVICES`] (`null`, `zero`, `full`,
+//!   `random`, `urandom`): no `ptmx` or `pts`, no `tty`, no `shm` (so no
+//!   POSIX shared memory or named semaphores);
+//! - run as [`PROGRAM_PATH`] (a Python script as [`PYTHON_SCRIPT_PATH`]),
+//!   so its `argv[0]` names nothing of the host;
 //! - make the system calls of the games' allow-list ([`SYSCALL_FILTER`],
 //!   [`calls::game_calls`]), as the kernel allows them an unprivileged user
 //!   in a user namespace of its own (a compiler: every call but
@@ -74,6 +78,16 @@
 //!   namespaces and a tmpfs per game;
 //! - a compiler's build folder: mode 0700, owned by the compilation's
 //!   leased uid while it runs, its files capped by `RLIMIT_FSIZE`;
+//! - the pty pool (one count for the machine, whatever devpts instance
+//!   made a pty): no `ptmx` in any jail;
+//! - record locks on inodes two jails share (the host's device nodes bound
+//!   into `/dev`): `fcntl` only with [`calls::FCNTL_COMMANDS`], never a
+//!   lock command, classic or OFD (compilers are refused those too);
+//! - the machine's counters of `/proc/sys` (the pty count...): no `/proc`
+//!   for compilers either;
+//! - the CPU and everything alive at once: two evaluations do not run
+//!   jails at the same time, unless each holds CPUs of its own
+//!   ([`MachineLease`]);
 //! - the kernel's machine-wide counters and tables that no namespace
 //!   covers, closed by the games' allow-list ([`calls`]) and their missing
 //!   `/proc`:
@@ -106,11 +120,10 @@
 //!   host when it builds the image, before any game, so a spy's choice of
 //!   system libraries (in its `DT_NEEDED`) warms host pages no game reads;
 //! - the clock: a spy can end its last game at a chosen moment and the next
-//!   game can read the time. Measured between one game's last placement
-//!   and the next game's first instruction (30 evaluations, a busy 2-core
-//!   machine): 17–74 ms, standard deviation 13 ms, so within a 5 s limit
-//!   about log2(5 s / 4 × 13 ms) ≈ 6.6 bits per pair of consecutive games
-//!   (about 9 on an idle machine). The evaluator plays its games in a
+//!   game can read the time: 9.0–9.6 bits a transition between
+//!   consecutive games, as measured (descriptors made at a game's start
+//!   carry a time within one tick of the previous game's end). The
+//!   evaluator plays its games in a
 //!   seeded shuffled order across contestants and decks
 //!   (`evaluator::game_order`, the seed in the audit), so a spy cannot know
 //!   whose game comes next;
@@ -120,7 +133,20 @@
 //!   can change (it can make none): no bits from a spy;
 //! - page-fault timing on memory a game maps;
 //! - CPU contention between concurrent games (`poker bench --jobs`, one
-//!   contestant only).
+//!   contestant only), and between evaluations on disjoint CPU sets:
+//!   the caches those CPUs share, memory bandwidth, the clock frequency.
+//!
+//! # Timing
+//!
+//! The contest's limit is CPU time, measured by the game's cgroup and held
+//! by the evaluator's watch, with `RLIMIT_CPU` a backstop at twice it (the
+//! kernel's tick-sampled count overcharges a process sharing its CPU). The
+//! wall clock is a hang guard, extended by the CPU time others took on the
+//! game's CPUs while it waited; no game is ever played again because of how
+//! it ended (a program could use that to redraw a deal it disliked). What
+//! is still shared, and what an organiser does about it (`poker doctor`):
+//! caches, memory bandwidth, SMT siblings and the CPU's frequency, which
+//! change how much work a CPU-second buys; docs/contest.md, "Fair timing".
 //!
 //! # Users
 //!
@@ -195,6 +221,7 @@ mod facts;
 mod fds;
 mod filter;
 mod image;
+mod lease;
 mod limits;
 mod mounts;
 pub mod plan;
@@ -213,8 +240,11 @@ pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
 pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
 pub use image::{Image, clean_stale};
-pub use limits::{Enforcement, LimitReport, Limits, RlimitScope};
-pub use mounts::{ETC_FILES, FIRST_PASSED_FD, Mounts, reachable_by_others};
+pub use lease::MachineLease;
+pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};
+pub use mounts::{
+    ETC_FILES, FIRST_PASSED_FD, Mounts, PROGRAM_PATH, PYTHON_SCRIPT_PATH, reachable_by_others,
+};
 pub use reaper::REAPER_PATH;
 pub use scratch::{private_dir, private_dir_in};
 pub use status::ProgramEnding;

@@ -47,6 +47,14 @@ pub const ETC_FILES: &[&str] = &[
     "fpc.cfg",
 ];
 
+/// Where a game's program lies inside its jail, whatever its name and
+/// folder on the host: its `argv[0]`.
+pub const PROGRAM_PATH: &str = "/game/program";
+
+/// Where a Python contestant's script lies inside its jail: its
+/// `sys.argv[0]` (the interpreter keeps its own path, `/usr/bin/python3`).
+pub const PYTHON_SCRIPT_PATH: &str = "/game/program.py";
+
 /// The lowest descriptor number used for files passed to bubblewrap: the
 /// caller's own inherited descriptors (such as its channel on fd 3) must be
 /// below it.

@@ -12,6 +12,11 @@ use super::facts::JailFacts;
 use super::limits::Limits;
 use super::reaper::REAPER_PATH;
 
+/// The devices of a jail's `/dev`, bound from the host: what the census
+/// found run-times and compilers open. No `ptmx` or `pts` (the machine's
+/// pty count is one for all jails), no `tty`, `shm` or `fd` links.
+pub const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
 /// The descriptors a jail hands to bubblewrap, by number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PassedFds {
@@ -84,14 +89,20 @@ pub(crate) fn bwrap_options(
             push(&["--ro-bind-try", &path, &path]);
         }
     }
-    // A game gets no /proc: the census found no contestant that needs one,
-    // and it would show the host's mounts (the scratch folder, the
-    // contestant's index) and number its inodes from the machine-wide
-    // counter on every lookup. A compiler keeps its own.
-    if matches!(system, SystemView::Host { .. }) {
-        push(&["--proc", "/proc"]);
+    // No /proc, for a game or a compiler: the census found no contestant
+    // and no compiler that needs one. A game's would show the host's
+    // mounts (the scratch folder, the contestant's index) and number its
+    // inodes from the machine-wide counter on every lookup; a compiler's
+    // would show the machine's counters (`/proc/sys/kernel/pty/nr`...),
+    // which an include directive copies into the program.
+    //
+    // /dev: a tmpfs with only DEVICES bound in (no `ptmx` or `pts`, whose
+    // count is one for the machine), remounted read-only below.
+    push(&["--tmpfs", "/dev"]);
+    for device in DEVICES {
+        let path = format!("/dev/{device}");
+        push(&["--dev-bind", &path, &path]);
     }
-    push(&["--dev", "/dev"]);
     let tmp_size = limits.tmp_size.to_string();
     push(&["--size", &tmp_size, "--tmpfs", "/tmp"]);
     a.extend(mount_args.iter().cloned());
@@ -154,10 +165,10 @@ pub fn rlimits(
     file_size: Option<u64>,
 ) -> Vec<(Resource, u64, u64)> {
     let l = limits;
-    let cpu = l.cpu_seconds();
+    let (cpu_soft, cpu_hard) = l.cpu_rlimit(facts.cgroup.as_ref().is_some_and(|c| c.cpu));
     let mut r = vec![
         (Resource::Nofile, l.open_files.into(), l.open_files.into()),
-        (Resource::Cpu, cpu, cpu + 1),
+        (Resource::Cpu, cpu_soft, cpu_hard),
         (Resource::Core, 0, 0),
     ];
     if let Some(bytes) = file_size {
@@ -197,7 +208,8 @@ mod tests {
             rlimits(&limits, &with_cgroup, None),
             vec![
                 (Resource::Nofile, 64, 64),
-                (Resource::Cpu, 5, 6),
+                // The watch holds 5 s; the backstop is twice that.
+                (Resource::Cpu, 10, 11),
                 (Resource::Core, 0, 0),
             ]
         );
@@ -238,6 +250,15 @@ mod tests {
             text.contains("--ro-bind-try /etc/ld.so.cache /etc/ld.so.cache"),
             "{text}"
         );
+        // No /proc (the machine's counters), and the games' /dev: no ptmx.
+        assert!(!text.contains("--proc"), "{text}");
+        assert!(!text.contains("--dev /dev"), "{text}");
+        assert!(!text.contains("ptmx"), "{text}");
+        assert!(
+            text.contains("--tmpfs /dev --dev-bind /dev/null /dev/null"),
+            "{text}"
+        );
+        assert!(text.contains("--remount-ro /dev"), "{text}");
     }
 
     /// The golden file: one argument a line. To update it after a reviewed
@@ -255,7 +276,7 @@ mod tests {
             "0555",
             "--ro-bind-data",
             "10",
-            "/game/contestant",
+            "/game/program",
         ]
         .iter()
         .map(OsString::from)
@@ -271,7 +292,7 @@ mod tests {
             &[("PATH", "/usr/bin:/bin"), ("HOME", "/tmp")],
             &[("POKER_MANAGER_FD".into(), "3".into())],
             fds.reaper_channel,
-            OsStr::new("/game/contestant"),
+            OsStr::new("/game/program"),
             &["--flag".into()],
         ));
         let lines: Vec<String> = argv

@@ -50,7 +50,7 @@ impl UidLease {
                 "a uid lease needs root: only root can run a game as another uid",
             ));
         }
-        let dir = lock_dir()?;
+        let dir = lock_dir("uids")?;
         let taken = taken_ids();
         for uid in range.clone() {
             if taken.contains(&uid) {
@@ -86,12 +86,17 @@ impl UidLease {
     }
 }
 
-/// The folder of the lock files: created mode 0755, and refused unless it is
-/// a real folder owned by us and writable by no one else.
-fn lock_dir() -> io::Result<PathBuf> {
+/// The folder of one kind of lock files (`uids`, `lease`):
+/// `/run/poker-sandbox/KIND`, else `/tmp/poker-sandbox-KIND`, else (for a
+/// user other than root, who cannot use root's) `/tmp/poker-sandbox-KIND-UID`.
+/// Created mode 0755, and refused unless it is a real folder owned by us
+/// and writable by no one else.
+pub(crate) fn lock_dir(kind: &str) -> io::Result<PathBuf> {
+    let me = rustix::process::geteuid().as_raw();
     let candidates = [
-        PathBuf::from("/run/poker-sandbox/uids"),
-        PathBuf::from("/tmp/poker-sandbox-uids"),
+        PathBuf::from(format!("/run/poker-sandbox/{kind}")),
+        PathBuf::from(format!("/tmp/poker-sandbox-{kind}")),
+        PathBuf::from(format!("/tmp/poker-sandbox-{kind}-{me}")),
     ];
     let mut last = None;
     for dir in candidates {
@@ -100,7 +105,7 @@ fn lock_dir() -> io::Result<PathBuf> {
             Err(e) => last = Some(e),
         }
     }
-    Err(last.expect("two candidates"))
+    Err(last.expect("three candidates"))
 }
 
 fn ensure_private_dir(dir: &Path) -> io::Result<()> {

@@ -83,8 +83,10 @@ impl Toolchain {
             .map_err(|e| NotRun::Setup(format!("cannot start the compiler for {shown}: {e}")))?;
         let _ = supervisor;
         let exited = running.wait_until(Instant::now() + limits.wall);
-        let (outcome, stdout, stderr) = running.finish(Duration::ZERO);
-        let mut verdict = classify(outcome.as_ref(), !exited, limits);
+        let rlimit_holds = running.cpu_watch == super::super::cpu_watch::Watch::Absent;
+        let (outcome, usage, stdout, stderr) = running.finish_measured(Duration::ZERO);
+        let ending = outcome.as_ref().map(|o| &o.ending);
+        let mut verdict = classify(ending, &usage, !exited, rlimit_holds, limits);
         // The limit usually stops one of the driver's children (`as`, `ld`),
         // and the driver reports it by the signal's description.
         let said = |text: &[u8]| String::from_utf8_lossy(text).contains(SIGXFSZ_TEXT);

@@ -4,9 +4,10 @@
 
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
-use crate::evaluator::cpu_watch;
+use crate::evaluator::cpu_watch::{self, Watch};
+use crate::evaluator::load::Guard;
 use crate::evaluator::manager::{self, ChannelEnding};
-use crate::evaluator::one_game::{EXIT_GRACE, conclude};
+use crate::evaluator::one_game::{EXIT_GRACE, Measured, conclude};
 use crate::evaluator::process;
 use crate::evaluator::{GameStatus, RunConfig};
 use crate::sandbox::{GameCgroup, Outcome, ProgramEnding, Usage};
@@ -32,6 +33,13 @@ struct Ordered {
     first: String,
     /// The pid its first line came from (the kernel's word).
     pid: Pid,
+}
+
+/// What the judge keeps of a game while it is played: its wall-clock
+/// guard, and whether its CPU-time limit is watched.
+struct Judged {
+    guard: Guard,
+    watch: Watch,
 }
 
 /// A game served: how the channel ended, the game, its wall time.
@@ -65,12 +73,25 @@ impl Server {
             self.end_game(&setup);
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         };
-        if let Some(meter) = setup.cgroup.cpu_meter() {
-            cpu_watch::start(&setup.pidfd, meter, config.limits.cpu);
-        }
-        let served = serve(&mut channel, ordered.first, &setup, deck, start, deadline);
+        let meter = setup.cgroup.cpu_meter();
+        let watch = match meter.clone() {
+            Some(meter) => cpu_watch::start(&setup.pidfd, meter, config.limits.cpu),
+            None => Watch::Absent,
+        };
+        let mut guard = Guard::new(start, config.limits.wall);
+        guard.measure_game_by(meter);
+        let served = serve(&mut channel, ordered.first, &setup, deck, start, &guard);
         drop(channel);
-        self.measure_and_judge(served, setup, ordered.stderr, server_cpu, number, config)
+        let judged = Judged { guard, watch };
+        self.measure_and_judge(
+            served,
+            setup,
+            ordered.stderr,
+            server_cpu,
+            number,
+            config,
+            judged,
+        )
     }
 
     /// Orders a game: a fresh socket and standard-error pipe to the server,
@@ -112,6 +133,7 @@ impl Server {
     /// After the game: ends what is left of it, takes the server's report,
     /// the game's measures and stderr, and judges it as a fresh process's
     /// game is judged. Also says whether the server is fit for more.
+    #[allow(clippy::too_many_arguments)]
     fn measure_and_judge(
         &mut self,
         served: Served1,
@@ -120,6 +142,7 @@ impl Server {
         server_cpu: Option<Duration>,
         number: usize,
         config: &RunConfig,
+        judged: Judged,
     ) -> Served {
         let Served1 {
             ending,
@@ -207,11 +230,16 @@ impl Server {
         // a server computing for its games outside them, given up.
         let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
         let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
+        let measured = Measured {
+            others: usage.cpu_time.and_then(|own| judged.guard.others(own)),
+            usage,
+            watch: judged.watch,
+        };
         let mut result = conclude(
             &game,
             ending,
             outcome.as_ref(),
-            &usage,
+            &measured,
             &stderr.unwrap_or_default(),
             seconds,
             number,
@@ -241,11 +269,12 @@ fn serve(
     setup: &GameSetup<GameCgroup>,
     deck: &ContestDeck,
     start: Instant,
-    deadline: Instant,
+    guard: &Guard,
 ) -> Served1 {
     let mut game = Game::new(*deck);
+    let deadline = guard.first_deadline();
     let mut link = Prefed::new(Some(first), channel, deadline, Some(setup.pidfd.as_fd()));
-    let ending = manager::serve_link(&mut link, &mut game);
+    let ending = manager::serve_link(&mut link.guarded_by(guard), &mut game);
     Served1 {
         ending,
         game,

@@ -70,6 +70,8 @@ pub(crate) struct Server {
 }
 
 /// What starting a server gave.
+// Made once per server start: its size costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Started {
     /// A server, ready for its first game.
     Server(Box<Server>),

@@ -256,7 +256,9 @@ pub(crate) fn set_up<J: Jailer>(
             return Err(not_child().to_string());
         }
         limit_server(jail, server, limits)?;
-        let cpu = limits.cpu_seconds();
+        // The game's cgroup counts CPU time where the jail's does: then the
+        // watch holds the limit and the rlimit is its backstop.
+        let (cpu_soft, cpu_hard) = limits.cpu_rlimit(jail.cpu_used().is_some());
         let held = jail.memory_held().unwrap_or(0);
         let game_limits = Limits {
             memory: limits.memory.saturating_sub(held).max(LEAST_GAME_MEMORY),
@@ -267,7 +269,7 @@ pub(crate) fn set_up<J: Jailer>(
             .map_err(|e| format!("a game's cgroup could not be made: {e}"))?;
         jail.admit(&cgroup, pid)
             .map_err(|e| format!("a game's child could not be moved into its cgroup: {e}"))?;
-        jail.limit_cpu(pid, cpu, cpu + 1)
+        jail.limit_cpu(pid, cpu_soft, cpu_hard)
             .map_err(|e| format!("a game's CPU-time limit could not be set: {e}"))?;
         Ok(cgroup)
     })();
@@ -392,7 +394,7 @@ mod tests {
         assert_eq!(set.cgroup, 156 << 20);
         // 256 MiB less the 100 the jail holds; the server's soft limit is
         // its 2.5 s (rounded up), the game's 2 s and 10 s of slack; the
-        // child's, 2 s.
+        // child's, the backstop at twice the watched 2 s.
         let me = rustix::process::getpid().as_raw_nonzero();
         let it = pid.as_raw_nonzero();
         let hard = SERVER_CPU_HARD;
@@ -403,7 +405,7 @@ mod tests {
                 format!("cpu {me} 15 {hard}"),
                 "cgroup 156".into(),
                 format!("admit {it}"),
-                format!("cpu {it} 2 3"),
+                format!("cpu {it} 4 5"),
             ]
         );
         // The next game: the server's limit is still 3 s + 2 s or more

@@ -1,0 +1,186 @@
+//! The CPU time other processes take on a game's CPUs, and the wall-clock
+//! guard it extends.
+//!
+//! The contest's limit is CPU time; the wall clock only guards against a
+//! program that hangs (sleeps, blocks, waits for a message that never
+//! comes). On a busy machine a game also waits for its CPU while others
+//! run, so its guard is extended by what they took: the busy time of the
+//! game's CPUs (`/proc/stat`, steal time included) less the game's own CPU
+//! time and the evaluator thread's that serves it. A game's own threads
+//! competing with each other extend nothing (their time is the game's).
+//! Where the game's threads can be listed (its cgroup), the extension is
+//! also at most how long they waited on a run queue: a program that sleeps
+//! while others work waits for nothing, and ends at its guard.
+
+use crate::sandbox::CpuMeter;
+use rustix::thread::{CpuSet, sched_getaffinity};
+use std::time::{Duration, Instant};
+
+/// The guard is extended by at most this many times the wall limit: a
+/// bound whatever the accounting says (a game whose waiting cannot be
+/// read, one unconfined, that sleeps while others work ends there).
+const MOST_EXTENSION: u32 = 4;
+
+/// The busy time of each CPU since boot (all but idle and iowait), indexed
+/// by CPU number; `None` when `/proc/stat` cannot be read.
+pub(crate) fn busy_times() -> Option<Vec<Option<Duration>>> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    // SAFETY: sysconf reads a constant of the C library.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = u64::try_from(ticks).ok().filter(|&t| t > 0)?;
+    let mut times = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("cpu") else {
+            continue;
+        };
+        let mut fields = rest.split_ascii_whitespace();
+        let Some(cpu) = fields.next().and_then(|n| n.parse::<usize>().ok()) else {
+            continue; // The "cpu" line of all CPUs together.
+        };
+        let values: Vec<u64> = fields.filter_map(|v| v.parse().ok()).collect();
+        // user nice system idle iowait irq softirq steal (guest time is in
+        // user already).
+        let busy: u64 = [0, 1, 2, 5, 6, 7]
+            .iter()
+            .filter_map(|&i| values.get(i))
+            .sum();
+        if times.len() <= cpu {
+            times.resize(cpu + 1, None);
+        }
+        times[cpu] = Some(Duration::from_millis(busy * 1000 / ticks));
+    }
+    Some(times)
+}
+
+/// The busy time of `cpus` together, from [`busy_times`].
+fn busy_of(cpus: &[usize]) -> Option<Duration> {
+    let times = busy_times()?;
+    cpus.iter().map(|&c| times.get(c).copied().flatten()).sum()
+}
+
+/// The CPU time the calling thread has used.
+fn thread_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// The CPUs the calling thread may run on.
+pub(crate) fn own_cpus() -> Vec<usize> {
+    match sched_getaffinity(None) {
+        Ok(set) => (0..CpuSet::MAX_CPU).filter(|&c| set.is_set(c)).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The wall-clock guard of one game, served by the thread that made it:
+/// the wall limit from `start`, plus what others took on that thread's
+/// CPUs (where the game runs) since.
+pub(crate) struct Guard {
+    start: Instant,
+    wall: Duration,
+    cpus: Vec<usize>,
+    busy_before: Option<Duration>,
+    evaluator_before: Duration,
+    /// The game's own CPU time, once its cgroup is known.
+    meter: Option<CpuMeter>,
+    /// The most its threads were seen to have waited for a CPU.
+    waited: std::cell::Cell<Duration>,
+}
+
+impl Guard {
+    /// A guard of `wall` from `start` (now or just before).
+    pub(crate) fn new(start: Instant, wall: Duration) -> Guard {
+        let cpus = own_cpus();
+        Guard {
+            start,
+            wall,
+            busy_before: busy_of(&cpus),
+            cpus,
+            evaluator_before: thread_time(),
+            meter: None,
+            waited: std::cell::Cell::new(Duration::ZERO),
+        }
+    }
+
+    /// Reads the game's own CPU time from `meter` from now on (without
+    /// one, while the game runs its own time counts as others', which
+    /// only a game held by `RLIMIT_CPU` has, so at most its CPU limit).
+    pub(crate) fn measure_game_by(&mut self, meter: Option<CpuMeter>) {
+        self.meter = meter;
+    }
+
+    /// The CPU time others took on the game's CPUs since the start, the
+    /// game having used `own`; `None` where `/proc/stat` cannot be read.
+    pub(crate) fn others(&self, own: Duration) -> Option<Duration> {
+        let busy = busy_of(&self.cpus)?.saturating_sub(self.busy_before?);
+        let evaluator = thread_time().saturating_sub(self.evaluator_before);
+        Some(busy.saturating_sub(own).saturating_sub(evaluator))
+    }
+
+    /// When the game is stopped now: the wall limit after the start, plus
+    /// what others took so far, at most what the game's threads waited for
+    /// a CPU where that is known (and [`MOST_EXTENSION`] times the limit).
+    pub(crate) fn deadline(&self) -> Instant {
+        let own = self.meter.as_ref().and_then(CpuMeter::read);
+        let mut extension = self.others(own.unwrap_or_default()).unwrap_or_default();
+        if let Some(waited) = self.meter.as_ref().and_then(CpuMeter::waited) {
+            // Threads that ended take their waits with them: the most seen.
+            self.waited.set(self.waited.get().max(waited));
+            extension = extension.min(self.waited.get());
+        }
+        self.start + self.wall + extension.min(self.wall * MOST_EXTENSION)
+    }
+
+    /// The deadline with nothing taken by others yet.
+    pub(crate) fn first_deadline(&self) -> Instant {
+        self.start + self.wall
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cpu_of_this_thread_has_a_busy_time_that_grows_with_work() {
+        let times = busy_times().expect("/proc/stat");
+        for cpu in own_cpus() {
+            assert!(times.get(cpu).copied().flatten().is_some(), "cpu{cpu}");
+        }
+        // Half a second of this thread's work on its CPUs shows in their
+        // busy time (ticks of 10 ms; others may add, never take away).
+        let cpus = own_cpus();
+        let before = busy_of(&cpus).unwrap();
+        let start = thread_time();
+        while thread_time() - start < Duration::from_millis(500) {
+            std::hint::black_box(0u64);
+        }
+        let busy = busy_of(&cpus).unwrap() - before;
+        assert!(busy >= Duration::from_millis(450), "{busy:?}");
+    }
+
+    #[test]
+    fn the_evaluators_own_work_extends_no_guard() {
+        // This thread's work is the evaluator's, not others': on its one
+        // CPU, others took at most what this thread did not use of the
+        // wall time passed (a tick of slack each way for the sampling).
+        std::thread::spawn(|| {
+            let cpu = own_cpus()[0];
+            let _pinned = crate::evaluator::affinity::Pinned::to_cpu(cpu).unwrap();
+            let start = Instant::now();
+            let guard = Guard::new(start, Duration::from_secs(1));
+            let began = thread_time();
+            while thread_time() - began < Duration::from_millis(300) {
+                std::hint::black_box(0u64);
+            }
+            let others = guard.others(Duration::ZERO).unwrap();
+            let passed = start.elapsed();
+            assert!(
+                others <= passed.saturating_sub(Duration::from_millis(280)),
+                "{others:?} of {passed:?}"
+            );
+        })
+        .join()
+        .unwrap();
+    }
+}
