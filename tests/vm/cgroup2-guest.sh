@@ -68,8 +68,9 @@ left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 [ -z "$left" ] && pass "no game or server cgroup left in $root/poker-sandbox" || no "cgroups left: $left"
 
 # A /tmp hoard through a fork server: its jail is a folder with server/
-# and game-N/ leaves, the memory limit on the folder, so what each game
-# leaves in the memfd counts towards the next games' memory.
+# and game-N/ leaves, the memory limit on the folder; the server is given
+# up after its first game (its shared page and /tmp file could carry the
+# hoard on), and the rest are played fresh.
 stamp "poker eval --fork-server, a /tmp hoard"
 if "$poker" eval --fork-server --json --quiet --sandbox on --time-limit 30 --memory-limit 64M \
     tests/contestants/hostile/tmp_hoard.c > "$out/guest-hoard.json" 2> "$out/guest-hoard.err"; then

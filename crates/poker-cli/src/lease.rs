@@ -14,8 +14,8 @@ use poker_judge::sandbox::MachineLease;
 pub const SIDE_BY_SIDE_ENV: &str = "POKER_SANDBOX_SIDE_BY_SIDE";
 
 /// Takes the lease of the machine, or of the CPUs the organiser named
-/// (`config.cpus`, `--cpus`), for a run in the sandbox, saying on stderr when it must wait and for what.
-/// `None` for plain processes (nothing confined, nothing to lease) and
+/// (`config.cpus`, `--cpus`), for a run in the sandbox, saying on stderr
+/// when it must wait and for what. `None` for plain processes (nothing confined, nothing to lease) and
 /// when [`SIDE_BY_SIDE_ENV`] is `1` (said on stderr). Errors: the lock
 /// folder cannot be used.
 pub fn take(config: &RunConfig) -> anyhow::Result<Option<MachineLease>> {

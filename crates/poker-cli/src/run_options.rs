@@ -56,7 +56,10 @@ pub struct RunOptions {
     /// process may run on): `bench --jobs N` runs its jobs on them in
     /// turn, `eval` on the quietest of them. Keep other work off them for
     /// fair timing (see `poker doctor`). Default: the allowed CPUs with the
-    /// least load when the games start.
+    /// least load when the games start. In the sandbox each CPU named is
+    /// leased to this run alone, so runs on disjoint CPUs go side by side;
+    /// without --cpus a run leases the whole machine and others wait for it
+    /// (see docs/sandbox.md).
     #[arg(long, value_name = "LIST", value_parser = cpu_list)]
     cpus: Option<CpuList>,
 

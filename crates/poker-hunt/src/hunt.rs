@@ -6,6 +6,7 @@ use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds, thread_cpu_time
 use poker_core::camicia::VectorSimulator;
 use poker_core::camicia::search::{Game, Partial, Report, Search, time_extension_with};
 use std::cell::Cell;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// What a run tells as it goes (each has a default that ignores it).
@@ -70,6 +71,42 @@ pub enum Hunted {
     },
 }
 
+/// What plays a search's blocks from a point reached before, with the
+/// contract of [`Search::run_from`] (one batch of blocks between two calls
+/// of `after_batch`): the CPU's vector engine ([`Cpu`]), or another engine
+/// that gives the same reports (the GPU engine).
+pub trait Engine {
+    /// Plays blocks `from.blocks ..` of `search` and merges them into
+    /// `from.report`, as [`Search::run_from`] does.
+    ///
+    /// # Errors
+    /// [`RunError::Search`] or [`RunError::Engine`] if the engine fails.
+    fn run_from(
+        &self,
+        search: &Search,
+        from: Partial,
+        progress: &(dyn Fn(u64) + Sync),
+        on_loop: &mut dyn FnMut(&Game),
+        after_batch: &mut dyn FnMut(&Partial) -> ControlFlow<()>,
+    ) -> Result<Partial, RunError>;
+}
+
+/// The CPU's vector engine on the search's worker threads.
+pub struct Cpu;
+
+impl Engine for Cpu {
+    fn run_from(
+        &self,
+        search: &Search,
+        from: Partial,
+        progress: &(dyn Fn(u64) + Sync),
+        on_loop: &mut dyn FnMut(&Game),
+        after_batch: &mut dyn FnMut(&Partial) -> ControlFlow<()>,
+    ) -> Result<Partial, RunError> {
+        Ok(search.run_from(from, VectorSimulator::new, progress, on_loop, after_batch)?)
+    }
+}
+
 impl Hunt {
     /// Runs the search with the vector engine, as its unit if it has one.
     ///
@@ -78,14 +115,32 @@ impl Hunt {
     /// [`RunError::Search`] if the search cannot run, and for a unit the
     /// errors of [`Unit::run`].
     pub fn run(&self, watch: &impl Watch) -> Result<Hunted, RunError> {
+        self.run_on(&Cpu, watch)
+    }
+
+    /// [`Hunt::run`] with another engine.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hunt::run`], and [`RunError::Engine`] if the engine fails.
+    pub fn run_on(&self, engine: &dyn Engine, watch: &impl Watch) -> Result<Hunted, RunError> {
         time_extension_with(thread_cpu_time);
         let (wall, cpu) = (Instant::now(), cpu_seconds());
         let before = Cell::new(0u64);
         let search = &self.search;
         let advanced = |deals| watch.advanced(deals);
-        let looped = |game: &Game| watch.looped(game);
+        let mut looped = |game: &Game| watch.looped(game);
         let report = match &self.unit {
-            None => search.run(VectorSimulator::new, advanced, looped)?,
+            None => {
+                let from = Partial {
+                    blocks: 0,
+                    report: Report::extending(search.top, search.extend),
+                };
+                let mut go_on = |_: &Partial| ControlFlow::Continue(());
+                engine
+                    .run_from(search, from, &advanced, &mut looped, &mut go_on)?
+                    .report
+            }
             Some(unit) => {
                 let ending = unit.run(
                     search,
@@ -93,7 +148,7 @@ impl Hunt {
                     |from: Partial, hook| {
                         watch.started(from.report.deals);
                         before.set(from.report.deals);
-                        search.run_from(from, VectorSimulator::new, advanced, looped, hook)
+                        engine.run_from(search, from, &advanced, &mut looped, hook)
                     },
                 )?;
                 match ending {

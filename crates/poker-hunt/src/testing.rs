@@ -51,6 +51,7 @@ pub fn unit(start: u128, end: u128, output: Option<&Path>, checkpoint: Option<&P
         checkpoint: checkpoint.map(Path::to_path_buf),
         every: Duration::ZERO,
         output: output.map(Path::to_path_buf),
+        engine: crate::unit::engine_name().into(),
     }
 }
 

@@ -4,10 +4,12 @@
  * count of what it wrote in a page shared by all the games of a fork
  * server; each game first prints "hoard holds N MiB". In a fresh process
  * every game starts from nothing and fits a 64 MiB limit. Under a fork
- * server the file outlives each game: what earlier games wrote must count
- * towards the limit of the server and its games together, so the hoard
- * never holds more than the limit and the games past it fail with memory.
- * A game that finds more than 64 MiB held breaks a rule on purpose
+ * server the file and the page outlive each game: the evaluator gives the
+ * server up after the first game, which could leave them for the next,
+ * and plays the rest fresh, so no game finds anything held. (Were it kept,
+ * what earlier games wrote would count towards the limit of the server
+ * and its games together.) A game that finds more than 64 MiB held breaks
+ * a rule on purpose
  * (column 7), so that a bypassed limit shows even where no stderr is kept,
  * and says "ATTACK: hoard of N MiB". */
 #include <fcntl.h>

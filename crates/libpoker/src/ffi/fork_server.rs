@@ -36,6 +36,7 @@ use super::{inherited, session};
 use poker_protocol::fork_server::{FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
 use poker_protocol::{CHANNEL_ENV, ChannelFds, Transport, fork_server};
 use rustix::fs::{FileType, fstat};
+use rustix::process::{DumpableBehavior, set_dumpable_behavior};
 use std::cell::RefCell;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::raw::c_int;
@@ -143,6 +144,13 @@ pub extern "C" fn poker_fork_server_start() -> c_int {
                 return 0;
             }
         };
+        // Not dumpable: its games run as the same user, and could otherwise
+        // write the server's memory (and its other files in /proc) for
+        // the next game to find. Its children are made dumpable again.
+        if let Err(e) = set_dumpable_behavior(DumpableBehavior::NotDumpable) {
+            drop(state);
+            lost(&format!("prctl(PR_SET_DUMPABLE): {e}"));
+        }
         let hello = ServerLine::Hello(FORK_SERVER_VERSION).encode();
         if let Err(e) = Transport::new(channel.as_fd(), channel.as_fd()).send(hello.as_bytes()) {
             drop(state);
@@ -241,6 +249,8 @@ pub extern "C" fn poker_fork_server_child() {
         *state = State::Child;
         // A group of its own: what the game starts can be signalled as one.
         let _ = rustix::process::setpgid(None, None);
+        // As a fresh process is.
+        let _ = set_dumpable_behavior(DumpableBehavior::Dumpable);
         if let Err(e) = rustix::stdio::dup2_stderr(&stderr) {
             return Some(format!("dup2: {e}"));
         }

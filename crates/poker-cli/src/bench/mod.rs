@@ -21,11 +21,12 @@ use std::process::ExitCode;
 ///
 /// By default the contestant runs as a fork server: started once per job,
 /// its library forks a child for each game, which is much faster than a
-/// fresh process per game. Its games share what the program did before
-/// p_startgame (memory mapped shared, its /tmp, System V objects, open
-/// descriptors): an honest program scores as in fresh processes, one that
-/// carries work across games scores what it would not in a contest (see
-/// docs/protocol.md). --fresh-processes starts one process per game
+/// fresh process per game. What the program did before p_startgame is
+/// charged to every game's CPU time, as a fresh process spends it in each;
+/// a server whose game could leave something for the next (memory mapped
+/// shared, a file in /tmp, ...: see docs/protocol.md) is given up, and the
+/// remaining games are played in fresh processes. The summary says which
+/// games ran where, and why. --fresh-processes starts one process per game
 /// instead, as a contest does.
 #[derive(clap::Args)]
 pub struct Args {
@@ -54,7 +55,8 @@ pub struct Args {
     /// Start a fresh process for every game, as `poker eval` and the
     /// contest do, instead of the default fork server (the program starts
     /// once per job and its library forks a child per game; see
-    /// docs/protocol.md for what games then share).
+    /// docs/protocol.md for how its games are kept apart): a contest-exact
+    /// run.
     #[arg(long)]
     fresh_processes: bool,
 

@@ -6,7 +6,7 @@ use anyhow::Context;
 use poker_core::contest::ContestDeck;
 use poker_judge::evaluator::{self, GameResult, Program, RunConfig, Supervisor};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Runs of at least this many games get a time estimate first.
 const LONG_RUN: usize = 1000;
@@ -41,6 +41,9 @@ pub struct Processes {
     pub fresh: usize,
     /// Why the fork server was given up for the remaining games, if it was.
     pub fallback: Option<String>,
+    /// The CPU time the program used before `p_startgame` in its fork
+    /// server (the most of any job's), counted in every forked game.
+    pub startup_cpu: Option<Duration>,
 }
 
 /// The games, played.
@@ -104,6 +107,7 @@ pub fn play(
             forked: processes.forked,
             fresh: processes.fresh,
             fallback: processes.fallback,
+            startup_cpu: processes.startup_cpu,
         },
         wall,
     })

@@ -43,7 +43,9 @@ pub fn json(bench: &Bench) -> serde_json::Value {
         "mode": bench.config.mode_name(),
         "games_forked": processes.forked,
         "games_fresh": processes.fresh,
+        "fresh_seeds": fresh_seeds(bench),
         "fallback": processes.fallback,
+        "startup_cpu_seconds": processes.startup_cpu.map(|t| t.as_secs_f64()),
         "limits": bench.config.limit_reports(),
     })
 }
@@ -51,7 +53,6 @@ pub fn json(bench: &Bench) -> serde_json::Value {
 /// The figures for a terminal, one line per subject, then the failures.
 pub fn text(bench: &Bench) -> String {
     let (s, config, plan) = (bench.summary, bench.config, bench.plan);
-    let processes = &bench.played.processes;
     let mut out = String::new();
     // Writing to a String cannot fail.
     let mut line = |text: String| {
@@ -63,16 +64,9 @@ pub fn text(bench: &Bench) -> String {
         escape(&bench.path.display().to_string())
     ));
     line(format!("sandbox:    {}", config.launcher.name()));
-    line(match (&processes.fallback, config.fork_server) {
-        (_, false) => "processes:  fresh (one process per game)".to_string(),
-        (None, true) => "processes:  fork server (one child per game)".to_string(),
-        (Some(why), true) => format!(
-            "processes:  fork server for {} games, fresh for {}: {}",
-            processes.forked,
-            processes.fresh,
-            escape(why)
-        ),
-    });
+    for (label, text) in process_lines(bench) {
+        line(format!("{:<12}{text}", format!("{label}:")));
+    }
     line(format!(
         "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {} at a time, {:.1} s",
         plan.games, plan.seed, plan.games, config.jobs, bench.played.wall
@@ -100,6 +94,66 @@ pub fn text(bench: &Bench) -> String {
     ));
     line(format!("failed:     {} games", s.failed));
     out + &failures(bench)
+}
+
+/// The practice seeds of the first games played in fresh processes.
+fn fresh_seeds(bench: &Bench) -> Vec<u64> {
+    let decks = &bench.played.tally.fresh_decks;
+    decks.iter().map(|&d| bench.plan.seed_of(d)).collect()
+}
+
+/// How far the games are a contest's, as (label, text) lines: where each
+/// game was played, why a fork server was given up, and what its start-up
+/// cost every forked game.
+fn process_lines(bench: &Bench) -> Vec<(&'static str, String)> {
+    let processes = &bench.played.processes;
+    if !bench.config.fork_server {
+        return vec![(
+            "processes",
+            "fresh: one process per game, as a contest plays them".into(),
+        )];
+    }
+    let games = |n: usize| match n {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
+    };
+    let mut lines = Vec::new();
+    lines.push((
+        "processes",
+        match processes.fresh {
+            0 => format!(
+                "fork server for all {} (one child per game; --fresh-processes plays as a \
+                 contest does)",
+                games(processes.forked)
+            ),
+            fresh => {
+                let seeds: Vec<String> = fresh_seeds(bench).iter().map(u64::to_string).collect();
+                let more = match fresh.saturating_sub(seeds.len()) {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
+                format!(
+                    "fork server for {}, fresh processes for {} (POKER_SEED={}{more})",
+                    games(processes.forked),
+                    games(fresh),
+                    seeds.join(", ")
+                )
+            }
+        },
+    ));
+    if let Some(why) = &processes.fallback {
+        lines.push(("fallback", format!("fork server given up: {}", escape(why))));
+    }
+    if let Some(startup) = processes.startup_cpu {
+        lines.push((
+            "start-up",
+            format!(
+                "{:.3} s of CPU time before p_startgame, counted in every forked game's CPU time",
+                startup.as_secs_f64()
+            ),
+        ));
+    }
+    lines
 }
 
 /// Games failing alike, told once: the first decks, then how many more.
@@ -143,6 +197,10 @@ pub fn html(bench: &Bench) -> anyhow::Result<String> {
         seed: bench.plan.seed,
         sandbox: bench.config.launcher.name(),
         mode: bench.config.mode_name(),
+        processes: process_lines(bench)
+            .into_iter()
+            .map(|(label, text)| format!("{label}: {text}"))
+            .collect(),
         mean: s.mean.value,
         mean_error: s.mean.error,
         best_mean: s.optimum.value,

@@ -2,8 +2,8 @@
 //! however many games, and the same figures whatever order games end in
 //! (sums of integers, not of floating-point numbers).
 
-use poker_judge::evaluator::GameResult;
 use poker_judge::evaluator::report::Failure;
+use poker_judge::evaluator::{GameProcess, GameResult};
 
 /// The most distinct kinds of failure kept; further kinds are only counted.
 const FAILURE_KINDS: usize = 20;
@@ -98,6 +98,9 @@ pub struct Tally {
     pub failures: Vec<FailureKind>,
     /// Failed games of kinds beyond the first [`FAILURE_KINDS`].
     pub other_failures: u64,
+    /// The lowest-numbered decks (1-based, at most [`FAILURE_DECKS`])
+    /// played in fresh processes, when a fork server was asked for.
+    pub fresh_decks: Vec<usize>,
 }
 
 impl Tally {
@@ -118,6 +121,9 @@ impl Tally {
             self.max = Some(key);
         }
         self.seconds += game.seconds;
+        if game.process == GameProcess::Fresh {
+            keep_lowest(&mut self.fresh_decks, [game.deck]);
+        }
         let Some(failure) = Failure::of(game) else {
             return;
         };
@@ -130,14 +136,19 @@ impl Tally {
         {
             Some(kind) => {
                 kind.count += 1;
-                kind.failure.decks.extend(failure.decks);
-                kind.failure.decks.sort_unstable();
-                kind.failure.decks.truncate(FAILURE_DECKS);
+                keep_lowest(&mut kind.failure.decks, failure.decks);
             }
             None if kinds < FAILURE_KINDS => self.failures.push(FailureKind { failure, count: 1 }),
             None => self.other_failures += 1,
         }
     }
+}
+
+/// Adds `more` to `decks`, keeping the lowest [`FAILURE_DECKS`], in order.
+fn keep_lowest(decks: &mut Vec<usize>, more: impl IntoIterator<Item = usize>) {
+    decks.extend(more);
+    decks.sort_unstable();
+    decks.truncate(FAILURE_DECKS);
 }
 
 #[cfg(test)]
@@ -174,6 +185,19 @@ mod tests {
         }
         assert_eq!(tally.min, Some((3, 4)));
         assert_eq!(tally.max, Some((9, 2)));
+    }
+
+    #[test]
+    fn the_lowest_decks_played_fresh_are_kept_in_any_order() {
+        let mut tally = Tally::default();
+        for deck in (1..=9).rev() {
+            let mut game = GameResult::not_run(deck, String::new());
+            if deck == 1 || deck == 4 {
+                game.process = GameProcess::Forked;
+            }
+            tally.add(&game);
+        }
+        assert_eq!(tally.fresh_decks, [2, 3, 5, 6, 7]);
     }
 
     #[test]

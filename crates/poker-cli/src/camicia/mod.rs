@@ -1,6 +1,7 @@
 //! `poker camicia`: simulate a Camicia (Beggar-My-Neighbour) game, search
 //! many deals for long ones, and convert between deals and their indices.
 
+mod engine;
 mod extend;
 mod merge;
 mod range;

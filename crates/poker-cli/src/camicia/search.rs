@@ -2,6 +2,7 @@
 //! range as a work unit) through [`poker_hunt::hunt`], the longest games
 //! and every loop printed as text or JSON lines.
 
+use super::engine::{Choice, Chosen};
 use super::range::parse_range;
 use anyhow::bail;
 use poker_core::camicia::notation;
@@ -77,6 +78,14 @@ pub struct Args {
     /// uniform search. Each deal's own game is reported either way.
     #[arg(long, value_name = "N|off", default_value = "2000", value_parser = parse_extend_from)]
     extend_from: ExtendFrom,
+    /// What plays the deals: `gpu`, the GPU engine (Vulkan or Metal, any
+    /// device, a CPU one such as lavapipe too; in a build with `--features
+    /// gpu`), whose every long game, possible loop and sampled deal the CPU
+    /// plays again before counting; `cpu`, the vector engine on --jobs
+    /// threads; `auto`, the GPU engine when a GPU (not a CPU adapter) is
+    /// present, else the CPU engine, saying why. The same results either way.
+    #[arg(long, value_enum, default_value_t = Choice::Auto)]
+    engine: Choice,
 }
 
 /// `--extend-from`: a length in cards, or off.
@@ -132,6 +141,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
+    let engine = Chosen::pick(args.engine)?;
+    let unit = unit.map(|u| Unit {
+        engine: engine.name(),
+        ..u
+    });
     let bar = crate::progress::bar(
         u64::try_from(work.deals()).unwrap_or(u64::MAX),
         "deals",
@@ -151,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         json: args.json,
         unit: hunt.unit.as_ref(),
     };
-    let found = match hunt.run(&watch)? {
+    let found = match hunt.run_on(&engine, &watch)? {
         Hunted::Done(found) => found,
         Hunted::Stopped { signal, next } => {
             bar.finish_and_clear();
@@ -174,10 +188,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         _ => "search".to_string(),
     };
+    let gpu = engine.gpu_summary();
     if args.json {
-        print_json(&found, &mode, threads);
+        print_json(&found, &mode, threads, gpu);
     } else {
-        print_text(&found, &mode, threads);
+        print_text(&found, &mode, threads, gpu);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -244,7 +259,7 @@ impl Watch for Shown<'_> {
 }
 
 /// The best games, the extended deals and a summary, as JSON lines.
-fn print_json(found: &Found, mode: &str, threads: NonZeroUsize) {
+fn print_json(found: &Found, mode: &str, threads: NonZeroUsize, gpu: Option<serde_json::Value>) {
     let (report, extension) = (&found.report, &found.report.extension);
     for (i, game) in report.best.iter().enumerate() {
         let mut v = game_json("best", game);
@@ -270,12 +285,13 @@ fn print_json(found: &Found, mode: &str, threads: NonZeroUsize) {
                 "games": extension.games, "nodes": extension.nodes,
                 "seconds": extension.spent.0.as_secs_f64(),
             })),
+            "gpu": gpu,
         })
     );
 }
 
 /// The best games, the extended deals and a summary, as text.
-fn print_text(found: &Found, mode: &str, threads: NonZeroUsize) {
+fn print_text(found: &Found, mode: &str, threads: NonZeroUsize, gpu: Option<serde_json::Value>) {
     let (report, extension) = (&found.report, &found.report.extension);
     if !report.best.is_empty() {
         println!("longest finished games:");
@@ -306,6 +322,17 @@ fn print_text(found: &Found, mode: &str, threads: NonZeroUsize) {
         crate::numbers::amount(found.cpu_rate()),
         report.loops.len()
     );
+    if let Some(g) = gpu {
+        println!(
+            "GPU engine on {}: {} dispatch(es); the CPU played again {} claimed game(s) \
+             and {} sampled deal(s), all equal, and played {} block(s) itself",
+            g["device"].as_str().unwrap_or("?"),
+            g["dispatches"],
+            g["claims_replayed"],
+            g["samples_compared"],
+            g["blocks_on_cpu"]
+        );
+    }
     if let Some(e) = extension.extending {
         println!(
             "extension: {} game(s) of {}+ cards extended ({}), {:.1}% of the CPU time; \
@@ -377,5 +404,6 @@ fn unit_of(args: &Args, start: u128, end: u128, random: Option<u64>) -> anyhow::
         checkpoint: args.checkpoint.clone(),
         every: std::time::Duration::from_secs_f64(args.checkpoint_every),
         output: args.output.clone(),
+        engine: poker_hunt::unit::engine_name().into(),
     })
 }

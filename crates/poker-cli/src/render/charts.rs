@@ -26,6 +26,9 @@ pub struct BenchPage {
     /// How the games' processes were started: `fork-server` or
     /// `fresh-processes`.
     pub mode: &'static str,
+    /// Where the games were played, why a fork server was given up, what
+    /// its start-up cost each game: one line each (escaped by the caller).
+    pub processes: Vec<String>,
     /// Mean and standard error of the contestant's totals.
     pub mean: f64,
     /// Standard error of its mean.

@@ -40,12 +40,12 @@ fn eval(decks: &[ContestDeck], flags: &[&str], contestants: &[PathBuf]) -> Value
     let (mut fork_server, mut wall) = (false, None);
     let mut flags = flags.iter();
     while let Some(flag) = flags.next() {
-        let mut value = || -> u64 { flags.next().expect("a value").parse().expect("a number") };
+        let mut value = || -> f64 { flags.next().expect("a value").parse().expect("a number") };
         match *flag {
             "--fork-server" => fork_server = true,
-            "--wall-limit" => wall = Some(Duration::from_secs(value())),
-            "--cpu-limit" => limits.cpu = Duration::from_secs(value()),
-            "--memory-limit" => limits.memory = value() << 20,
+            "--wall-limit" => wall = Some(Duration::from_secs_f64(value())),
+            "--cpu-limit" => limits.cpu = Duration::from_secs_f64(value()),
+            "--memory-limit" => limits.memory = (value() as u64) << 20,
             other => panic!("no such flag here: {other}"),
         }
     }
@@ -100,21 +100,22 @@ fn games(report: &Value) -> Games {
 
 /// Evaluates `contestants` both ways and checks that every game has the
 /// same status and score, and with `boards` the same board; returns the
-/// fresh-process games. (A game that breaks a rule in one way may have
-/// placed cards before the evaluator saw the break in the other.)
+/// fresh-process games and the fork server's report. (A game that breaks a
+/// rule in one way may have placed cards before the evaluator saw the
+/// break in the other.)
 fn same_both_ways(
     decks: &[ContestDeck],
     extra: &[&str],
     contestants: &[PathBuf],
     boards: bool,
-) -> Games {
+) -> (Games, Value) {
     let fresh = eval(decks, extra, contestants);
     let mut forked_args = extra.to_vec();
     forked_args.push("--fork-server");
-    let forked = eval(decks, &forked_args, contestants);
+    let report = eval(decks, &forked_args, contestants);
     assert_eq!(fresh["mode"], "fresh-processes");
-    assert_eq!(forked["mode"], "fork-server");
-    let (fresh, forked) = (games(&fresh), games(&forked));
+    assert_eq!(report["mode"], "fork-server");
+    let (fresh, forked) = (games(&fresh), games(&report));
     for ((name, a), (_, b)) in fresh.iter().zip(&forked) {
         assert_eq!(a.len(), b.len(), "{name}");
         for (deck, (x, y)) in a.iter().zip(b).enumerate() {
@@ -127,7 +128,7 @@ fn same_both_ways(
             );
         }
     }
-    fresh
+    (fresh, report)
 }
 
 #[test]
@@ -139,12 +140,23 @@ fn the_examples_play_the_same_games_with_a_fork_server() {
     ];
     contestants.push(common::root().join("pascal_examples/greedy.pas"));
     let decks = test_decks("examples", 2024, 30);
-    let fresh = same_both_ways(&decks, &[], &contestants, true);
+    let (fresh, forked) = same_both_ways(&decks, &[], &contestants, true);
     for (name, tests) in &fresh {
         assert!(
             tests.iter().all(|(status, _, _)| status == "ok"),
             "{name}: {tests:?}"
         );
+    }
+    // An honest program keeps its server: nothing one game could leave
+    // for the next was found, and every game was forked.
+    for contestant in forked["contestants"].as_array().unwrap() {
+        assert!(contestant["fork_server_fallback"].is_null(), "{contestant}");
+        assert!(
+            contestant["fork_server_startup_cpu_seconds"].is_number(),
+            "{contestant}"
+        );
+        let tests = contestant["tests"].as_array().unwrap();
+        assert!(tests.iter().all(|t| t["process"] == "forked"), "{tests:?}");
     }
 }
 
@@ -284,7 +296,7 @@ fn hostile_contestants_score_the_same_with_a_fork_server() {
         "--memory-limit",
         "64",
     ];
-    let fresh = same_both_ways(&decks, &extra, &contestants, false);
+    let (fresh, _) = same_both_ways(&decks, &extra, &contestants, false);
     let statuses = |name: &str| -> Vec<String> {
         fresh
             .iter()
@@ -477,9 +489,11 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
     // A thread started before p_startgame does 2 s of CPU work for each
     // game on a 1 s CPU-time limit. In a fresh process that is the game's
     // own CPU time (status cpu_time); a fork server's jail is frozen while
-    // its child plays, so the work is never done and the game times out.
-    // Either way the game scores 0. The C program and its Python twin (a
-    // thread of the interpreter).
+    // its child plays, so the work is never done and the game times out,
+    // and the page shared with the thread could carry work on to the next
+    // game, so the server is given up after it. Either way every game
+    // scores 0. The C program and its Python twin (a thread of the
+    // interpreter).
     needs!(tier::SANDBOX, tier::PYTHON);
     let _cpu = common::cpu_bound();
     let decks = test_decks("cpu_offload", 11, 2);
@@ -489,27 +503,34 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
     ];
     let extra = ["--wall-limit", "5", "--cpu-limit", "1"];
     let fresh = games(&eval(&decks, &extra, &contestants));
-    let forked = games(&eval(
+    let forked = eval(
         &decks,
         &[&extra[..], &["--fork-server"]].concat(),
         &contestants,
-    ));
-    let statuses = |games: &Games, c: usize| -> Vec<(String, u64)> {
-        games[c].1.iter().map(|(s, n, _)| (s.clone(), *n)).collect()
-    };
-    let zero = |status: &str| vec![(status.to_string(), 0); 2];
+    );
+    // (A machine loaded by other work may not give a fresh process its
+    // 1 s of CPU time within the 5 s: then it times out, with 0 as well.)
+    let over = |status: &str| status == "cpu_time" || status == "timeout";
     for c in 0..contestants.len() {
-        // (A machine loaded by other work may not give the fresh process
-        // its 1 s of CPU time within the 5 s: then it times out, with 0
-        // as well.)
-        let fresh = statuses(&fresh, c);
+        let fresh = &fresh[c].1;
         assert!(
-            fresh
-                .iter()
-                .all(|(s, n)| (s == "cpu_time" || s == "timeout") && *n == 0),
+            fresh.iter().all(|(s, n, _)| over(s) && *n == 0),
             "{fresh:?}"
         );
-        assert_eq!(statuses(&forked, c), zero("timeout"), "{forked:?}");
+        let contestant = &forked["contestants"][c];
+        let fallback = contestant["fork_server_fallback"].as_str().unwrap_or("");
+        assert!(fallback.contains("memory mapped shared"), "{contestant}");
+        let tests = contestant["tests"].as_array().unwrap();
+        for t in tests {
+            let status = t["status"].as_str().unwrap();
+            match t["process"].as_str() {
+                Some("forked") => assert_eq!(status, "timeout", "{t}"),
+                _ => assert!(over(status), "{t}"),
+            }
+            assert_eq!(t["score"], 0, "{t}");
+        }
+        let forked_games = tests.iter().filter(|t| t["process"] == "forked").count();
+        assert_eq!(forked_games, 1, "{tests:?}");
     }
 }
 
@@ -611,7 +632,7 @@ fn memory_shared_with_the_server_counts_towards_the_games_limit() {
     let decks = test_decks("memory_split", 31, 2);
     let contestant = common::root().join("tests/contestants/hostile/memory_split.c");
     let extra = ["--memory-limit", "64"];
-    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    let (fresh, _) = same_both_ways(&decks, &extra, &[contestant], false);
     assert!(
         fresh[0]
             .1
@@ -660,7 +681,7 @@ fn cpu_time_spent_before_p_startgame_counts_as_in_a_fresh_process() {
     let decks = test_decks("precompute", 51, 2);
     let contestant = common::root().join("tests/contestants/hostile/precompute.c");
     let extra = ["--wall-limit", "10", "--cpu-limit", "1"];
-    let fresh = same_both_ways(&decks, &extra, &[contestant], false);
+    let (fresh, _) = same_both_ways(&decks, &extra, &[contestant], false);
     assert!(
         fresh[0]
             .1
@@ -732,11 +753,12 @@ fn hoards(text: &str) -> Vec<u64> {
 }
 
 #[test]
-fn a_tmp_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with_memory() {
-    // Each game adds 24 MiB to a /tmp file opened before p_startgame, on a 64 MiB
-    // limit for the server and its games together: the games after it is
-    // full fail with memory (a fresh process would start from nothing),
-    // and no game ever finds more than the limit held, under `poker eval
+fn a_tmp_hoard_is_given_up_after_its_first_game_and_no_game_finds_it() {
+    // Each game adds 24 MiB to a /tmp file opened before p_startgame and
+    // counts them in a page mapped shared, on a 64 MiB limit. A fresh
+    // process starts from nothing; a fork server is given up after its
+    // first game (the page could carry the count on, the file the
+    // memory), so no game finds anything held, under `poker eval
     // --fork-server` (its built-in decks) and under `poker bench`.
     needs!(tier::SANDBOX);
     let hoard = common::root().join("tests/contestants/hostile/tmp_hoard.c");
@@ -756,45 +778,34 @@ fn a_tmp_hoard_never_holds_more_than_the_limit_and_the_games_past_it_fail_with_m
         .expect("run poker eval");
     assert!(output.status.success(), "{}", common::stderr(&output));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let tests = report["contestants"][0]["tests"].as_array().unwrap();
+    let contestant = &report["contestants"][0];
+    let fallback = contestant["fork_server_fallback"].as_str().unwrap_or("");
+    assert!(fallback.contains("memory mapped shared"), "{contestant}");
+    let tests = contestant["tests"].as_array().unwrap();
     let stderr: String = tests
         .iter()
         .map(|t| t["stderr"].as_str().unwrap_or("").to_string())
         .collect();
-    let held = hoards(&stderr);
-    assert!(held.iter().any(|&n| n >= 24), "{stderr}");
-    assert!(held.iter().all(|&n| n <= 64), "{stderr}");
-    let statuses: Vec<&str> = tests
-        .iter()
-        .map(|t| t["status"].as_str().unwrap())
-        .collect();
-    assert!(statuses.contains(&"memory"), "{statuses:?}");
-    assert!(
-        statuses.iter().all(|s| *s == "ok" || *s == "memory"),
-        "{statuses:?}"
-    );
+    assert_eq!(hoards(&stderr), vec![0; tests.len()], "{stderr}");
+    assert!(tests.iter().all(|t| t["status"] == "ok"), "{tests:?}");
+    let forked = tests.iter().filter(|t| t["process"] == "forked").count();
+    assert_eq!(forked, 1, "{tests:?}");
 
     let output = crate::common::poker()
-        .args([
-            "bench", "--quiet", "--games", "10", "--seed", "3", "--jobs", "1",
-        ])
-        .args(["--sandbox", "on", "--memory-limit", "64", "--lib-dir"])
+        .args(["bench", "--json", "--quiet", "--games", "6", "--seed", "3"])
+        .args(["--jobs", "1", "--sandbox", "on", "--memory-limit", "64"])
+        .arg("--lib-dir")
         .arg(common::lib_dir())
         .arg(&hoard)
         .output()
         .expect("run poker bench");
     assert!(output.status.success(), "{}", common::stderr(&output));
-    let text = String::from_utf8_lossy(&output.stdout);
-    // bench shows each kind of failure with its stderr.
-    assert!(
-        text.contains("game: memory") || text.contains("games: memory"),
-        "{text}"
-    );
-    assert!(
-        !text.contains("violation") && !text.contains("ATTACK"),
-        "{text}"
-    );
-    assert!(hoards(&text).iter().all(|&n| n <= 64), "{text}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["failed"], 0, "{report}");
+    assert_eq!(report["games_forked"], 1, "{report}");
+    assert_eq!(report["games_fresh"], 5, "{report}");
+    let fallback = report["fallback"].as_str().unwrap_or("");
+    assert!(fallback.contains("memory mapped shared"), "{report}");
 }
 
 #[test]
@@ -840,4 +851,208 @@ fn a_forked_game_has_the_cpu_time_limit_of_a_fresh_one() {
     let expected = ["Max", "cpu", "time", "4", "5", "seconds"].map(String::from);
     assert_eq!(fresh, vec![expected.to_vec(); 2]);
     assert_eq!(forked, fresh);
+}
+
+/// A hostile test contestant's source.
+fn hostile(name: &str) -> PathBuf {
+    common::root().join(format!("tests/contestants/hostile/{name}.c"))
+}
+
+/// Each "seen N" line of a contestant's games (in its report), N.
+fn seen(contestant: &Value) -> Vec<i64> {
+    contestant["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| {
+            let stderr = t["stderr"].as_str().unwrap_or("").to_string();
+            let numbers: Vec<i64> = stderr
+                .lines()
+                .filter_map(|l| l.strip_prefix("seen ")?.parse().ok())
+                .collect();
+            numbers
+        })
+        .collect()
+}
+
+#[test]
+fn a_counter_carried_between_games_gives_the_server_up_after_the_first() {
+    // Each program counts its games in what a fork server's games share:
+    // a page mapped shared before p_startgame, a file in /tmp, the
+    // server's own memory (through /proc, once the server is made
+    // dumpable again: a game has no /proc in the sandbox, so only the
+    // server made dumpable shows). Each game prints the count it finds: 0
+    // in a fresh process; through a fork server the evaluator finds what
+    // the first game left, gives the server up and plays the rest fresh,
+    // so every game finds 0 there too, and the report says why.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("carry", 13, 4);
+    for (name, reason, evidence) in [
+        ("carry_shared_counter", "memory mapped shared", "seen 0"),
+        (
+            "carry_tmp_counter",
+            "the server's /tmp (/tmp/games)",
+            "seen 0",
+        ),
+        ("carry_server_memory", "the server is dumpable", "seen 0"),
+    ] {
+        let report = eval(&decks, &["--fork-server"], &[hostile(name)]);
+        let contestant = &report["contestants"][0];
+        assert_eq!(seen(contestant), [0, 0, 0, 0], "{name}: {contestant}");
+        let fallback = contestant["fork_server_fallback"].as_str().unwrap_or("");
+        assert!(
+            fallback.starts_with("a game could leave state for the next: ")
+                && fallback.contains(reason),
+            "{name}: {fallback}"
+        );
+        let tests = contestant["tests"].as_array().unwrap();
+        assert!(
+            tests.iter().all(|t| t["status"] == "ok"),
+            "{name}: {tests:?}"
+        );
+        // The first game (decks are played in a shuffled order) went
+        // through the server, and did what it does there.
+        let forked: Vec<&Value> = tests.iter().filter(|t| t["process"] == "forked").collect();
+        assert_eq!(forked.len(), 1, "{name}: {tests:?}");
+        let stderr = forked[0]["stderr"].as_str().unwrap_or("");
+        assert!(stderr.contains(evidence), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn start_up_work_counts_in_every_game_as_in_a_fresh_process() {
+    // 0.3 s of CPU time before p_startgame and 0.05 s a game: over a 0.2 s
+    // CPU-time limit in every game, well within 0.6 s, in fresh processes
+    // (`poker eval`'s default), through a fork server (`eval --fork-server`)
+    // and in `poker bench`. Within 0.6 s the server keeps every game, each
+    // charged with its start-up.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("startup", 17, 3);
+    let program = hostile("startup_work");
+    for (limit, status) in [("0.2", "cpu_time"), ("0.6", "ok")] {
+        let flags = ["--wall-limit", "5", "--cpu-limit", limit];
+        let fresh = eval(&decks, &flags, std::slice::from_ref(&program));
+        let forked = eval(
+            &decks,
+            &[&flags[..], &["--fork-server"]].concat(),
+            std::slice::from_ref(&program),
+        );
+        for report in [&fresh, &forked] {
+            let tests = report["contestants"][0]["tests"].as_array().unwrap();
+            assert!(
+                tests.iter().all(|t| t["status"] == status),
+                "{limit}: {tests:?}"
+            );
+        }
+        let (json, page) = bench_with_page(&program, 3, &flags, true);
+        let benched: Value = serde_json::from_str(&json).unwrap();
+        let failed = if status == "ok" { 0 } else { 3 };
+        assert_eq!(benched["failed"], failed, "{limit}: {benched}");
+        let contestant = &forked["contestants"][0];
+        if status == "ok" {
+            let startup = contestant["fork_server_startup_cpu_seconds"]
+                .as_f64()
+                .unwrap();
+            assert!(startup >= 0.3, "{contestant}");
+            assert!(contestant["fork_server_fallback"].is_null(), "{contestant}");
+            for t in contestant["tests"].as_array().unwrap() {
+                assert_eq!(t["process"], "forked", "{t}");
+                assert!(t["cpu_seconds"].as_f64().unwrap() >= 0.3, "{t}");
+            }
+            assert_eq!(benched["games_forked"], 3, "{benched}");
+            assert!(
+                benched["startup_cpu_seconds"].as_f64().unwrap() >= 0.3,
+                "{benched}"
+            );
+            assert!(
+                page.contains("start-up: 0.3")
+                    && page.contains("before p_startgame, counted in every forked game"),
+                "{page}"
+            );
+        } else {
+            // Its start-up alone is over the limit: no game is forked.
+            for why in [&contestant["fork_server_fallback"], &benched["fallback"]] {
+                let why = why.as_str().unwrap_or("");
+                assert!(
+                    why.contains("before p_startgame, over the game's limit"),
+                    "{why}"
+                );
+            }
+            assert_eq!(benched["games_fresh"], 3, "{benched}");
+        }
+    }
+}
+
+#[test]
+fn a_computation_split_between_start_up_and_games_is_over_the_limit_every_game() {
+    // 0.3 s of CPU time before p_startgame and 0.35 s a game, added up in
+    // a page mapped shared, on a 0.5 s limit: over it in every fresh
+    // process. Through a fork server the start-up is charged to its first
+    // game, which is then over the limit too, and the page gives the
+    // server up: no game builds on the ones before.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("split_work", 19, 3);
+    let program = hostile("startup_shared_work");
+    let flags = ["--wall-limit", "5", "--cpu-limit", "0.5"];
+    let fresh = eval(&decks, &flags, std::slice::from_ref(&program));
+    let forked = eval(
+        &decks,
+        &[&flags[..], &["--fork-server"]].concat(),
+        std::slice::from_ref(&program),
+    );
+    for report in [&fresh, &forked] {
+        let tests = report["contestants"][0]["tests"].as_array().unwrap();
+        for t in tests {
+            assert_eq!(t["status"], "cpu_time", "{t}");
+            assert!(t["cpu_seconds"].as_f64().unwrap() >= 0.5, "{t}");
+        }
+    }
+    let contestant = &forked["contestants"][0];
+    let fallback = contestant["fork_server_fallback"].as_str().unwrap_or("");
+    assert!(fallback.contains("memory mapped shared"), "{contestant}");
+    // bench's summary and page say which games ran fresh (deck 2 is the
+    // deck of POKER_SEED=9+2), and why.
+    let (text, page) = bench_with_page(&program, 2, &flags, false);
+    assert!(text.contains("failed:     2 games"), "{text}");
+    let said = [
+        "processes: fork server for 1 game, fresh processes for 1 game (POKER_SEED=11)",
+        "fallback: fork server given up: a game could leave state for the next: \
+         the server has memory mapped shared",
+    ];
+    for words in said {
+        let spaced = words.replacen(": ", ":  ", 1);
+        let spaced = spaced.replacen("fallback:  ", "fallback:   ", 1);
+        assert!(text.contains(&spaced), "{text}");
+        assert!(page.contains(words), "{page}");
+    }
+}
+
+/// `poker bench` on `games` games (seed 9, one job, in the sandbox) with
+/// `flags` and `--json` (`None`: its text), its HTML page.
+fn bench_with_page(contestant: &Path, games: u32, flags: &[&str], json: bool) -> (String, String) {
+    let html = common::scratch("fork_server").join(format!(
+        "bench-{}.html",
+        contestant.file_stem().unwrap().to_string_lossy()
+    ));
+    let output = crate::common::poker()
+        .args(["bench", "--quiet", "--seed", "9", "--jobs", "1"])
+        .args(["--games", &games.to_string(), "--sandbox", "on"])
+        .args(flags)
+        .args(json.then_some("--json"))
+        .arg("--html")
+        .arg(&html)
+        .arg("--lib-dir")
+        .arg(common::lib_dir())
+        .arg(contestant)
+        .output()
+        .expect("run poker bench");
+    // (It fails when every game failed, and reports all the same.)
+    let failed_all = common::stderr(&output).contains("poker: error: every game failed");
+    assert!(
+        output.status.success() || failed_all,
+        "{}",
+        common::stderr(&output)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    (String::from_utf8_lossy(&output.stdout).into_owned(), page)
 }

@@ -1,5 +1,5 @@
 //! The machine's lease: sandboxed evaluations on one machine take turns,
-//! each saying when it waits. The first evaluation's lease is held here by
+//! each saying when it waits, unless each has CPUs of its own (`--cpus`). The first evaluation's lease is held here by
 //! the test itself (the library's `MachineLease`, as `poker eval` holds
 //! it), so that the second one's wait is an event, not a race between two
 //! evaluations' timings. These evaluations run without the test suite's
@@ -15,11 +15,12 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// Starts `poker eval --sandbox on --json` of round robin without the
-/// side-by-side variable, its stderr read line by line into the receiver.
-fn start_eval(test: &str) -> (Child, mpsc::Receiver<String>) {
+/// Starts `poker eval --sandbox on --json EXTRA` of round robin without
+/// the side-by-side variable, its stderr read line by line into the
+/// receiver.
+fn start_eval(test: &str, extra: &[&str]) -> (Child, mpsc::Receiver<String>) {
     let s = scratch(test);
-    let mut cmd = command(&s, "on", true, &[], &[&roundrobin()]);
+    let mut cmd = command(&s, "on", true, extra, &[&roundrobin()]);
     cmd.env_remove(SIDE_BY_SIDE.0)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -48,8 +49,19 @@ fn line_with(rx: &mpsc::Receiver<String>, part: &str) -> String {
     }
 }
 
-/// The finished evaluation's JSON report; it must have succeeded.
-fn report(child: Child) -> Value {
+/// The finished evaluation's JSON report (a few kilobytes: the pipe holds
+/// it while the evaluation runs); it must have succeeded. The bound, far
+/// past a loaded machine's evaluation of one contestant, only stops a hang.
+fn report(mut child: Child) -> Value {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("poker eval still running after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "poker eval: {}", output.status);
     serde_json::from_slice(&output.stdout).expect("poker eval --json prints JSON")
@@ -62,7 +74,7 @@ fn report(child: Child) -> Value {
 fn a_second_evaluation_waits_for_the_first_and_says_so() {
     needs!(tier::SANDBOX);
     let first = MachineLease::acquire(None, |_| {}).unwrap();
-    let (mut child, stderr) = start_eval("lease_waits");
+    let (mut child, stderr) = start_eval("lease_waits", &[]);
     let line = line_with(&stderr, "waiting");
     assert_eq!(
         line,
@@ -77,6 +89,41 @@ fn a_second_evaluation_waits_for_the_first_and_says_so() {
     let json = report(child);
     assert_eq!(json["sandbox"], "bubblewrap", "{json}");
     assert_plays_like_roundrobin(&json, "roundrobin");
+}
+
+// Another evaluation holds CPU 0; expected: poker eval --cpus 1 runs at
+// once, beside it (no wait, and it ends while CPU 0 is still held), and
+// poker eval --cpus 0 waits, naming CPU 0 and the holder, then plays.
+#[test]
+fn evaluations_on_disjoint_cpus_run_side_by_side() {
+    needs!(tier::SANDBOX);
+    let cpus = poker_judge::evaluator::affinity::allowed_cpus();
+    assert!(
+        cpus.len() >= 2,
+        "this test needs two CPUs this process may run on, not {cpus:?}"
+    );
+    let (mine, theirs) = (cpus[0].to_string(), cpus[1].to_string());
+    let first = MachineLease::acquire(Some(&[cpus[0]]), |_| {}).unwrap();
+
+    let (child, stderr) = start_eval("lease_disjoint", &["--cpus", &theirs]);
+    let json = report(child);
+    assert_plays_like_roundrobin(&json, "roundrobin");
+    // Every line: the reader ends at the end of poker's stderr.
+    let said: Vec<String> = stderr.iter().collect();
+    assert!(!said.iter().any(|l| l.contains("waiting")), "{said:?}");
+
+    let (mut child, stderr) = start_eval("lease_overlapping", &["--cpus", &mine]);
+    let line = line_with(&stderr, "waiting");
+    let me = std::process::id();
+    assert!(
+        line.starts_with(&format!(
+            "poker: waiting for the machine: another evaluation holds CPU {mine} (pid {me})."
+        )),
+        "{line}"
+    );
+    assert!(child.try_wait().unwrap().is_none(), "it did not wait");
+    drop(first);
+    assert_plays_like_roundrobin(&report(child), "roundrobin");
 }
 
 // Another evaluation holds the machine; expected: poker bench (which

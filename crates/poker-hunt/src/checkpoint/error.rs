@@ -59,6 +59,9 @@ pub enum RunError {
     },
     /// The search could not run.
     Search(SearchError),
+    /// Another engine than the CPU's failed (the GPU engine: its device,
+    /// or a result the CPU's checks refused), with its message.
+    Engine(String),
 }
 
 impl fmt::Display for RunError {
@@ -96,6 +99,7 @@ impl fmt::Display for RunError {
                 write!(f, "cannot remove {}: {}", path.display(), Chain(source))
             }
             RunError::Search(e) => write!(f, "{}", Chain(e)),
+            RunError::Engine(why) => f.write_str(why),
         }
     }
 }

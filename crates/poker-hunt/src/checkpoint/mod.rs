@@ -8,9 +8,7 @@ mod error;
 pub use error::RunError;
 
 use crate::unit::{Timing, UnitFile};
-use poker_core::camicia::search::{
-    BLOCK, Extending, Partial, Report, Search, SearchError, Shard, Work,
-};
+use poker_core::camicia::search::{BLOCK, Extending, Partial, Report, Search, Shard, Work};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,6 +33,9 @@ pub struct Unit {
     pub every: Duration,
     /// `--output FILE`.
     pub output: Option<PathBuf>,
+    /// The engine's name its files record: [`crate::unit::engine_name`]
+    /// for the CPU's, `gpu` for the GPU engine.
+    pub engine: String,
 }
 
 /// How a unit's run ended.
@@ -81,7 +82,9 @@ impl Unit {
     }
 
     fn record(&self, report: &Report, next: Option<u128>, timing: Timing) -> UnitFile {
-        UnitFile::new(report, self.range, next, self.shard, self.random, timing)
+        let mut file = UnitFile::new(report, self.range, next, self.shard, self.random, timing);
+        file.engine.clone_from(&self.engine);
+        file
     }
 
     /// The checkpoint's progress, if it exists; an error if it is for
@@ -161,16 +164,17 @@ impl Unit {
     /// [`RunError::NotWholeBlocks`] for a checkpoint that cannot be resumed;
     /// [`RunError::Signals`] if SIGTERM and SIGINT cannot be caught;
     /// [`RunError::Remove`] if the finished unit's checkpoint cannot be
-    /// removed; [`RunError::Search`] if `run` fails.
-    pub fn run(
+    /// removed; [`RunError::Search`] or [`RunError::Engine`] if `run`
+    /// fails.
+    pub fn run<E>(
         &self,
         search: &Search,
         resumed: impl FnOnce(u128),
-        run: impl FnOnce(
-            Partial,
-            &mut dyn FnMut(&Partial) -> ControlFlow<()>,
-        ) -> Result<Partial, SearchError>,
-    ) -> Result<UnitEnding, RunError> {
+        run: impl FnOnce(Partial, &mut dyn FnMut(&Partial) -> ControlFlow<()>) -> Result<Partial, E>,
+    ) -> Result<UnitEnding, RunError>
+    where
+        RunError: From<E>,
+    {
         debug_assert_eq!(search.work, self.work());
         debug_assert_eq!(search.extend, self.extend);
         let (from, before) = match self.resume(search)? {
@@ -321,7 +325,7 @@ mod tests {
         let first = unit(0, end, Some(&output), Some(&saved));
         let search = search(0, end);
         killed(|| {
-            first.run(
+            first.run::<RunError>(
                 &search,
                 |_| panic!("nothing to resume"),
                 |mut p, hook| {
@@ -353,7 +357,7 @@ mod tests {
         let end = u128::from(2 * BLOCK);
         let whole = search(0, end);
         killed(|| {
-            unit(0, end, None, Some(&saved)).run(
+            unit(0, end, None, Some(&saved)).run::<RunError>(
                 &whole,
                 |_| {},
                 |p, hook| {
@@ -365,7 +369,7 @@ mod tests {
         assert!(saved.exists());
         // The same checkpoint given to the unit 1..end.
         let other = search(1, end);
-        let refused = unit(1, end, None, Some(&saved)).run(
+        let refused = unit(1, end, None, Some(&saved)).run::<RunError>(
             &other,
             |_| panic!("resumed another unit's checkpoint"),
             |p, _| Ok(p),

@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 pub struct UnitFile {
     /// [`UNIT_FORMAT`] or [`CHECKPOINT_FORMAT`].
     pub format: String,
-    /// The engine that simulated the deals (`vector` or `fast`).
+    /// The engine that simulated the deals (`vector`, `fast` or `gpu`).
     pub engine: String,
     /// The `poker` version.
     pub version: String,

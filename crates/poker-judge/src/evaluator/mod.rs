@@ -40,8 +40,8 @@ pub use launcher::{Launcher, Program, SandboxMode};
 pub use one_game::play;
 pub use process::{Supervisor, become_supervisor};
 pub use results::{
-    ContestantResult, CpuLimitHolder, GameResult, GameStatus, STDERR_KEPT, load_warning, rank,
-    scale,
+    ContestantResult, CpuLimitHolder, GameProcess, GameResult, GameStatus, STDERR_KEPT,
+    load_warning, rank, scale,
 };
 pub use verdict::{RunVerdict, classify};
 
@@ -195,8 +195,8 @@ pub fn evaluate(
         on_game(&contestants[c], &game);
         games[c][i] = Some(game);
     };
-    // Why each contestant's fork server was given up, if it was.
-    let mut fallbacks: Vec<Option<String>> = vec![None; contestants.len()];
+    // Where each contestant's games were played.
+    let mut servers: Vec<fork_server::Processes> = vec![Default::default(); contestants.len()];
     if config.fork_server {
         // One server per contestant plays all of its games, so the shuffle
         // orders the contestants (by their first game in `order`) and, for
@@ -217,7 +217,7 @@ pub fn evaluate(
                         next,
                         |game| record(c, game),
                     );
-                    fallbacks[c] = processes.fallback;
+                    servers[c] = processes;
                 }
                 Err(why) => {
                     mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))
@@ -234,13 +234,14 @@ pub fn evaluate(
         }
     }
     let mut results = Vec::new();
-    for ((contestant, tests), fallback) in contestants.iter().zip(games).zip(fallbacks) {
+    for ((contestant, tests), server) in contestants.iter().zip(games).zip(servers) {
         let tests: Vec<GameResult> = tests.into_iter().flatten().collect();
         results.push(ContestantResult {
             name: contestant.name.clone(),
             path: contestant.source.display().to_string(),
             not_run: contestant.program.as_ref().err().map(NotRun::to_string),
-            fork_server_fallback: fallback,
+            fork_server_fallback: server.fallback,
+            fork_server_startup_cpu_seconds: server.startup_cpu.map(|t| t.as_secs_f64()),
             total: tests.iter().map(|t| u32::from(t.score)).sum(),
             rank: 0,
             best_possible: best.iter().map(|&b| u32::from(b)).sum(),

@@ -341,6 +341,13 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
             escape(why)
         );
     }
+    if let Some(startup) = r.fork_server_startup_cpu_seconds {
+        let _ = writeln!(
+            out,
+            "  fork server start-up: {startup:.3}s of CPU time before p_startgame, \
+             counted in the cpu of every forked game"
+        );
+    }
     let failures = failures(&r.tests);
     let note = |deck: usize| {
         failures
@@ -459,6 +466,7 @@ mod tests {
             path: "x.c".into(),
             not_run: None,
             fork_server_fallback: None,
+            fork_server_startup_cpu_seconds: None,
             total: 0,
             rank: 1,
             scaled: 0,

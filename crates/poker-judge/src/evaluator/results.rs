@@ -45,6 +45,28 @@ impl GameStatus {
     }
 }
 
+/// Where a game was played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameProcess {
+    /// In a process of its own, started for it, as in a contest.
+    #[default]
+    Fresh,
+    /// In a child forked by the contestant's fork server, after the games
+    /// the server forked before it.
+    Forked,
+}
+
+impl GameProcess {
+    /// As written in reports: `fresh` or `forked`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameProcess::Fresh => "fresh",
+            GameProcess::Forked => "forked",
+        }
+    }
+}
+
 /// What held a game's CPU-time limit, as reports name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,6 +136,10 @@ pub struct GameResult {
     pub placements: usize,
     /// Wall-clock time of the game, in seconds.
     pub seconds: f64,
+    /// Where it was played: `fresh` (a process of its own) or `forked` (by
+    /// a fork server, whose CPU time before `p_startgame` is then part of
+    /// `cpu_seconds`).
+    pub process: GameProcess,
     /// CPU time of all the game's processes, in seconds, where the sandbox
     /// measured it (its cgroup); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,6 +191,7 @@ impl GameResult {
             reason: Some(reason),
             placements: 0,
             seconds: 0.0,
+            process: GameProcess::Fresh,
             cpu_seconds: None,
             others_cpu_seconds: None,
             cpu_limit_held_by: None,
@@ -201,6 +228,12 @@ pub struct ContestantResult {
     /// game went through the server, or without `--fork-server`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fork_server_fallback: Option<String>,
+    /// With `--fork-server`: the CPU time, in seconds, its program used
+    /// before `p_startgame` in its fork server, which is part of the
+    /// `cpu_seconds` of every game the server forked, as a fresh process
+    /// spends it in each game (absent when no server started).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork_server_startup_cpu_seconds: Option<f64>,
     /// Sum of its game scores.
     pub total: u32,
     /// Its place in the ranking: 1 + the number of contestants with a
@@ -223,6 +256,7 @@ impl ContestantResult {
             path: String::new(),
             not_run: None,
             fork_server_fallback: None,
+            fork_server_startup_cpu_seconds: None,
             total,
             rank: 0,
             scaled: 0,

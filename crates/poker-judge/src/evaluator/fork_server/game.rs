@@ -1,7 +1,9 @@
 //! One game through a fork server, in three steps, each failure in one
 //! place: ordering it and setting it up ([`super::setup`]: every limit, or
-//! no game), serving it, then measuring and judging it.
+//! no game), serving it, then measuring and judging it, and looking for
+//! what it could have left for the next ([`super::carry`]).
 
+use super::carry::Before;
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
 use crate::evaluator::cpu_watch::{self, Watch};
@@ -10,7 +12,7 @@ use crate::evaluator::manager::{self, ChannelEnding};
 use crate::evaluator::one_game::{EXIT_GRACE, Measured, conclude};
 use crate::evaluator::process;
 use crate::evaluator::{GameStatus, RunConfig};
-use crate::sandbox::{GameCgroup, Outcome, ProgramEnding, Usage};
+use crate::sandbox::{GameCgroup, Limits, Outcome, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;
 use poker_protocol::fork_server::{self, Order, ServerLine};
@@ -22,6 +24,9 @@ use std::time::{Duration, Instant};
 
 /// Why a server that did not start a game is given up.
 const MISBEHAVED_BEFORE: &str = "the fork server died, hung or misbehaved before a game";
+
+/// Why a server that did not end a game as it should is given up.
+const MISBEHAVED_BETWEEN: &str = "the fork server died, hung or misbehaved between games";
 
 /// A game ordered from the server, its child heard from.
 struct Ordered {
@@ -35,13 +40,6 @@ struct Ordered {
     pid: Pid,
 }
 
-/// What the judge keeps of a game while it is played: its wall-clock
-/// guard, and whether its CPU-time limit is watched.
-struct Judged {
-    guard: Guard,
-    watch: Watch,
-}
-
 /// A game served: how the channel ended, the game, its wall time.
 struct Served1 {
     ending: ChannelEnding,
@@ -49,25 +47,57 @@ struct Served1 {
     seconds: f64,
 }
 
+/// What the judge keeps of a game while it is played: its wall-clock
+/// guard, and whether its CPU-time limit is watched.
+struct Judged {
+    guard: Guard,
+    watch: Watch,
+}
+
+/// What measuring and judging a game served needs.
+struct After {
+    served: Served1,
+    setup: GameSetup<GameCgroup>,
+    /// The game's standard error, drained.
+    stderr: mpsc::Receiver<Vec<u8>>,
+    /// The server's CPU time charged before this game.
+    server_cpu: Option<Duration>,
+    /// The server's state at the freeze before the game.
+    before: Before,
+    judged: Judged,
+}
+
 impl Server {
     /// Plays deck `number` through a child of the server.
     pub(super) fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
         let start = Instant::now();
         let deadline = start + config.limits.wall;
-        // From where the last game's charge ended (what the program did
-        // before its first game is no game's, as documented).
+        // From where the last game's charge ended (the server's hello).
         let server_cpu = self.cpu_charged.or_else(|| self.cpu_time());
         let Some(ordered) = self.order(deadline) else {
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
+        };
+        // The child's own limit: what a fresh process has left once it has
+        // done what the server did before its first game.
+        let child_limits = Limits {
+            cpu: config.limits.cpu.saturating_sub(self.startup),
+            ..config.limits.clone()
         };
         let setup = match setup::set_up(
             &self.setup_jail(),
             &self.process,
             ordered.pid,
-            &config.limits,
+            &child_limits,
         ) {
             Ok(setup) => setup,
             Err(why) => return Served::NotStarted(why),
+        };
+        let before = match Before::note(self.process.pid) {
+            Ok(before) => before,
+            Err(why) => {
+                self.end_game(&setup);
+                return Served::NotStarted(why);
+            }
         };
         let Ok(mut channel) = Transport::socket(OwnedFd::from(ordered.channel)) else {
             self.end_game(&setup);
@@ -75,23 +105,22 @@ impl Server {
         };
         let meter = setup.cgroup.cpu_meter();
         let watch = match meter.clone() {
-            Some(meter) => cpu_watch::start(&setup.pidfd, meter, config.limits.cpu),
+            Some(meter) => cpu_watch::start(&setup.pidfd, meter, child_limits.cpu),
             None => Watch::Absent,
         };
         let mut guard = Guard::new(start, config.limits.wall);
         guard.measure_game_by(meter);
         let served = serve(&mut channel, ordered.first, &setup, deck, start, &guard);
         drop(channel);
-        let judged = Judged { guard, watch };
-        self.measure_and_judge(
+        let after = After {
             served,
             setup,
-            ordered.stderr,
+            stderr: ordered.stderr,
             server_cpu,
-            number,
-            config,
-            judged,
-        )
+            before,
+            judged: Judged { guard, watch },
+        };
+        self.measure_and_judge(after, number, config)
     }
 
     /// Orders a game: a fresh socket and standard-error pipe to the server,
@@ -130,20 +159,36 @@ impl Server {
         let _ = self.jail().freeze(false);
     }
 
+    /// Kills what is left of a game, waits until it is gone, looks for what
+    /// it could have left for the next game while its server is still
+    /// frozen (why the server is unfit, if it is), then thaws the server's
+    /// jail.
+    fn end_game_checked(&self, setup: &GameSetup<GameCgroup>, before: &Before) -> Option<String> {
+        setup.cgroup.kill_all();
+        let deadline = Instant::now() + EXIT_GRACE;
+        while !setup.cgroup.pids().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let left = match setup.cgroup.pids().is_empty() {
+            true => before.left(self.process.pid, self.program_processes()),
+            false => Some("a game's processes outlived it".into()),
+        };
+        let _ = self.jail().freeze(false);
+        left
+    }
+
     /// After the game: ends what is left of it, takes the server's report,
     /// the game's measures and stderr, and judges it as a fresh process's
     /// game is judged. Also says whether the server is fit for more.
-    #[allow(clippy::too_many_arguments)]
-    fn measure_and_judge(
-        &mut self,
-        served: Served1,
-        setup: GameSetup<GameCgroup>,
-        stderr: mpsc::Receiver<Vec<u8>>,
-        server_cpu: Option<Duration>,
-        number: usize,
-        config: &RunConfig,
-        judged: Judged,
-    ) -> Served {
+    fn measure_and_judge(&mut self, after: After, number: usize, config: &RunConfig) -> Served {
+        let After {
+            served,
+            setup,
+            stderr,
+            server_cpu,
+            before,
+            judged,
+        } = after;
         let Served1 {
             ending,
             game,
@@ -154,7 +199,7 @@ impl Server {
         if ending != ChannelEnding::TimedOut {
             wait_any(&[setup.pidfd.as_fd()], Instant::now() + EXIT_GRACE);
         }
-        self.end_game(&setup);
+        let left = self.end_game_checked(&setup, &before);
         // The server's word on how its child ended, which also says it is
         // ready for the next game.
         let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {
@@ -182,7 +227,7 @@ impl Server {
             // could) to have a game it saw and disliked dealt again.
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
         }
-        let (program_ending, fit) = match report {
+        let (program_ending, reported) = match report {
             Some(ServerLine::Exited(code)) => (Some(ProgramEnding::Exited(code)), true),
             Some(ServerLine::Killed(signal)) => (Some(ProgramEnding::Signaled(signal)), true),
             Some(ServerLine::Gone) => (None, true),
@@ -199,10 +244,13 @@ impl Server {
             .zip(server_cpu)
             .map(|(after, before)| after.saturating_sub(before));
         let cgroup = &setup.cgroup;
+        // And what it did before its first game, as a fresh process does
+        // it in every game.
+        let spent = cgroup
+            .cpu_time()
+            .map(|game| game + server_work.unwrap_or_default());
         let usage = Usage {
-            cpu_time: cgroup
-                .cpu_time()
-                .map(|game| game + server_work.unwrap_or_default()),
+            cpu_time: spent.map(|spent| spent + self.startup),
             peak_memory: cgroup.peak_memory(),
             oom_killed: cgroup.oom_killed(),
         };
@@ -229,9 +277,22 @@ impl Server {
         // Nor may the server work beside its games beyond a budget: more is
         // a server computing for its games outside them, given up.
         let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
-        let fit = fit && stderr.is_ok() && server_work.is_none_or(|t| t < budget);
+        let unfit = if !reported || stderr.is_err() {
+            Some(MISBEHAVED_BETWEEN.to_string())
+        } else if let Some(work) = server_work.filter(|&t| t >= budget) {
+            Some(format!(
+                "the fork server worked between games ({:.2} s of CPU time outside the game, \
+                 {:.2} s allowed)",
+                work.as_secs_f64(),
+                budget.as_secs_f64()
+            ))
+        } else {
+            left
+        };
+        // Others' time on the game's CPU: what was busy less what the game
+        // spent meanwhile (its start-up was spent before).
         let measured = Measured {
-            others: usage.cpu_time.and_then(|own| judged.guard.others(own)),
+            others: spent.and_then(|own| judged.guard.others(own)),
             usage,
             watch: judged.watch,
         };
@@ -254,7 +315,7 @@ impl Server {
             result.reason =
                 Some("rule broken: p_startgame called by two processes of the program".into());
         }
-        Served::Game(Box::new(result), fit)
+        Served::Game(Box::new(result), unfit)
     }
 }
 

@@ -7,7 +7,9 @@
 //! rlimit (set on the child from here) and its own cgroup inside its
 //! server's (`setup`: the child is moved into it before it is told `OK`
 //! to its `S`), its own status, CPU time and peak memory; it is judged by
-//! the same rules as a game in a fresh process.
+//! the same rules as a game in a fresh process. What the program used
+//! before `p_startgame` is charged to every game, as a fresh process
+//! would spend it in each.
 //!
 //! The server needs the sandbox's cgroup (the sandbox as root): its memory
 //! and process limits hold for the server and its games together, and its
@@ -17,14 +19,16 @@
 //! that exits or calls another function before `p_startgame`) has played
 //! its first game as a fresh process would; so has one whose server dies,
 //! hangs or misbehaves: from then on its remaining games are played in
-//! fresh processes, each judged on its own.
+//! fresh processes, each judged on its own; so are the games after one
+//! that could leave something for the next ([`carry`]).
 
+mod carry;
 mod game;
 pub(crate) mod setup;
 
 use super::one_game::{EXIT_GRACE, Prefed, launch_with_channel, not_started, play, play_launched};
 use super::process::Running;
-use super::{GameResult, Launcher, Program, RunConfig};
+use super::{GameProcess, GameResult, Launcher, Program, RunConfig};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use poker_core::contest::ContestDeck;
 use poker_protocol::Transport;
@@ -64,9 +68,13 @@ pub(crate) struct Server {
     /// Keeps the v1 freezer cheap to use around each game.
     _freezer_keepalive: Option<FreezerKeepalive>,
     /// The server's CPU time charged to games so far: what it had used
-    /// when the last game was judged (`None` before the first game), so
-    /// that its work between two games is charged to the second.
+    /// when it said hello, then when the last game was judged, so that its
+    /// work between two games is charged to the second.
     cpu_charged: Option<Duration>,
+    /// The CPU time it used before its first game (before `p_startgame`
+    /// returned its hello): charged to every game, as a fresh process
+    /// spends it in each.
+    startup: Duration,
 }
 
 /// What starting a server gave.
@@ -169,18 +177,21 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     };
     let freezer_keepalive = jail.freezer_keepalive();
     let limit_setter = running.leased_uid().map(LimitSetter::new);
+    // What the program did before p_startgame counts towards every
+    // game's CPU time in a fresh process, and so in every forked game.
+    let before = jail.cpu_time();
     let server = Server {
         running,
         channel,
         process,
         limit_setter,
         _freezer_keepalive: freezer_keepalive,
-        cpu_charged: None,
+        cpu_charged: before,
+        startup: before.unwrap_or_default(),
     };
-    // What the program did before p_startgame counts towards every
-    // game's CPU time in a fresh process: a server that spent the
-    // limit on it would have each game judged otherwise.
-    let before = server.cpu_time().unwrap_or_default();
+    // A server that spent the limit on it would have every game over it:
+    // they are played fresh, each judged on its own.
+    let before = server.startup;
     if before >= config.limits.cpu {
         server.close();
         return Started::Unfit(format!(
@@ -209,9 +220,9 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
 
 /// What one game through the server gave.
 enum Served {
-    /// The game was played (its result), and whether the server is still
-    /// fit for more games.
-    Game(Box<GameResult>, bool),
+    /// The game was played (its result), and why the server is unfit for
+    /// more games, if it is (`None`: fit).
+    Game(Box<GameResult>, Option<String>),
     /// The game was not played through the server (why: it died, hung or
     /// misbehaved before its child spoke, a limit could not be applied to
     /// the game, or it went while its child played and took the child along
@@ -275,6 +286,10 @@ pub struct Processes {
     pub fresh: usize,
     /// Why the fork server was given up for the remaining games, if it was.
     pub fallback: Option<String>,
+    /// The CPU time the program used before `p_startgame` in its fork
+    /// server (the most of any server, with several jobs), added to every
+    /// game the server forked; `None` without a server.
+    pub startup_cpu: Option<Duration>,
 }
 
 impl Processes {
@@ -285,6 +300,7 @@ impl Processes {
         if self.fallback.is_none() {
             self.fallback = other.fallback;
         }
+        self.startup_cpu = self.startup_cpu.max(other.startup_cpu);
     }
 }
 
@@ -304,43 +320,21 @@ pub(crate) fn play_through_server(
     };
     let mut server: Option<Server> = None;
     while let Some((number, deck)) = next() {
-        if processes.fallback.is_some() {
-            processes.fresh += 1;
-            on_game(play(supervisor, program, &deck, number, config));
-            continue;
-        }
-        let current = match server.as_mut() {
-            Some(current) => current,
-            None => match start(program, &deck, number, config) {
-                Started::Server(started) => server.insert(*started),
-                Started::Unfit(why) => {
-                    processes.fresh += 1;
-                    processes.fallback = Some(why);
-                    on_game(play(supervisor, program, &deck, number, config));
-                    continue;
-                }
-                Started::Played(result) => {
-                    processes.fresh += 1;
-                    processes.fallback = Some(format!(
-                        "not a fork server ({}): an older libpoker, or a program that does not start with p_startgame",
-                        result.reason.as_deref().unwrap_or("it played one game")
-                    ));
-                    on_game(result);
-                    continue;
-                }
-            },
+        let forked = match processes.fallback {
+            Some(_) => None,
+            None => serve(&mut server, &mut processes, program, &deck, number, config),
         };
-        match current.play(&deck, number, config) {
-            Served::Game(result, fit) => {
+        match forked {
+            Some(Played::Forked(mut result)) => {
+                result.process = GameProcess::Forked;
                 processes.forked += 1;
-                on_game(*result);
-                if !fit {
-                    processes.fallback =
-                        Some("the fork server died, hung or misbehaved between games".into());
-                }
+                on_game(result);
             }
-            Served::NotStarted(why) => {
-                processes.fallback = Some(why);
+            Some(Played::Fresh(result)) => {
+                processes.fresh += 1;
+                on_game(result);
+            }
+            None => {
                 processes.fresh += 1;
                 on_game(play(supervisor, program, &deck, number, config));
             }
@@ -355,4 +349,57 @@ pub(crate) fn play_through_server(
         server.close();
     }
     processes
+}
+
+/// A game played while trying the fork server.
+enum Played {
+    /// By a child of the server.
+    Forked(GameResult),
+    /// By the program started as a server, which played it as a fresh
+    /// process (it is not one).
+    Fresh(GameResult),
+}
+
+/// Plays deck `number` through `server`, started first if need be; `None`
+/// when the game is to be played in a fresh process. Sets
+/// `processes.fallback` (why) when the server is given up, and the
+/// server's start-up CPU time once it is known.
+fn serve(
+    server: &mut Option<Server>,
+    processes: &mut Processes,
+    program: &Program,
+    deck: &ContestDeck,
+    number: usize,
+    config: &RunConfig,
+) -> Option<Played> {
+    let current = match server {
+        Some(current) => current,
+        None => match start(program, deck, number, config) {
+            Started::Server(started) => {
+                processes.startup_cpu = Some(started.startup);
+                server.insert(*started)
+            }
+            Started::Unfit(why) => {
+                processes.fallback = Some(why);
+                return None;
+            }
+            Started::Played(result) => {
+                processes.fallback = Some(format!(
+                    "not a fork server ({}): an older libpoker, or a program that does not start with p_startgame",
+                    result.reason.as_deref().unwrap_or("it played one game")
+                ));
+                return Some(Played::Fresh(result));
+            }
+        },
+    };
+    match current.play(deck, number, config) {
+        Served::Game(result, unfit) => {
+            processes.fallback = unfit;
+            Some(Played::Forked(*result))
+        }
+        Served::NotStarted(why) => {
+            processes.fallback = Some(why);
+            None
+        }
+    }
 }

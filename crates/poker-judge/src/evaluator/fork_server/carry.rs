@@ -1,0 +1,380 @@
+//! What one game of a fork server could leave for the next, looked for
+//! while the server's jail is frozen: the server's state is noted at the
+//! freeze before its child plays ([`Before::note`]) and checked once the
+//! game's processes are gone, before the jail is thawed ([`Before::left`]).
+//! The server does not run in between, so what changed in it was changed
+//! by the game; some things are a channel whatever they hold.
+//!
+//! A game's system-call filter leaves it no pipe, socket, memfd, System V
+//! object, `ptrace` or `process_vm_writev`, and `/tmp` is the only folder
+//! it may write. What is left, and how each is found (from `/proc` of the
+//! server; docs/protocol.md keeps the same list):
+//!
+//! - memory the server maps shared, which a game could write or make
+//!   writable (`/proc/PID/smaps`: `sh` with `mw`);
+//! - the server's `/tmp` (its tmpfs, not the program's files that the
+//!   sandbox mounts there) changed: a file or folder made, removed or
+//!   replaced, a file's content changed (compared whole, up to
+//!   [`TMP_CHECKED`] bytes: more is not checked, and gives the server up);
+//!   and a descriptor of the server's to a file there or deleted (a game
+//!   could write it, or reopen it through `/proc`);
+//! - an open file description the server shares with its games whose
+//!   offset, flags or locks the game changed (`/proc/PID/fdinfo`);
+//! - a resource limit of the server's changed (`prlimit` on its parent,
+//!   `/proc/PID/limits`);
+//! - a signal sent to the server (pending until the thaw), or a handler of
+//!   `SIGCHLD` in it (which sees each child's exit status);
+//! - the server dumpable: its games (the same user) could write its memory
+//!   through `/proc/PID/mem`, and its other `/proc` files; the library
+//!   makes the server not dumpable, so one that is dumpable again made
+//!   itself so;
+//! - another process of the program beside the server.
+//!
+//! Not looked for: what the server's own code can learn of a game without
+//! its help (when it ended, its exit status or CPU time through `waitid` or
+//! `getrusage` from a thread or an at-fork handler), a few bits a game, as
+//! the clock gives any process, fresh or forked.
+
+use rustix::process::Pid;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io;
+use std::os::unix::fs::MetadataExt;
+
+/// The most bytes of files in a server's `/tmp` compared before and after
+/// each game (Python's bytecode caches take some tens of kilobytes).
+pub(crate) const TMP_CHECKED: u64 = 4 << 20;
+
+/// `SIGCHLD`'s bit in `/proc/PID/status` signal masks (signal 17).
+const SIGCHLD_BIT: u64 = 1 << (17 - 1);
+
+/// `/proc/PID/...` of `pid`.
+fn proc_path(pid: Pid, what: &str) -> String {
+    format!("/proc/{}/{what}", pid.as_raw_nonzero())
+}
+
+fn read(pid: Pid, what: &str) -> io::Result<String> {
+    fs::read_to_string(proc_path(pid, what))
+}
+
+/// The server's state a game could change, noted at the freeze before it
+/// plays.
+pub(crate) struct Before {
+    /// Each descriptor's number, with where it leads and its `fdinfo`.
+    fds: BTreeMap<String, (String, String)>,
+    /// `/proc/PID/limits`, the server's CPU-time limit just set included.
+    limits: String,
+    /// What its `/tmp` holds.
+    tmp: TmpTree,
+}
+
+impl Before {
+    /// Notes the state of the server `pid`, its jail frozen. The error
+    /// says why it could not be read (then nothing can be checked).
+    pub(crate) fn note(pid: Pid) -> Result<Before, String> {
+        let unread = |e: io::Error| format!("the fork server could not be inspected: {e}");
+        Ok(Before {
+            fds: descriptors(pid).map_err(unread)?,
+            limits: read(pid, "limits").map_err(unread)?,
+            tmp: tmp_tree(pid).map_err(unread)?,
+        })
+    }
+
+    /// After the game, its processes gone and the server's jail still
+    /// frozen: what the next game could find of this one, as the reason the
+    /// server is given up (`None`: nothing). `processes`: how many
+    /// processes of the program its jail holds.
+    pub(crate) fn left(&self, pid: Pid, processes: Option<usize>) -> Option<String> {
+        self.check(pid, processes)
+            .err()
+            .map(|why| format!("a game could leave state for the next: {why}"))
+    }
+
+    fn check(&self, pid: Pid, processes: Option<usize>) -> Result<(), String> {
+        let unread = |e: io::Error| format!("the server could not be inspected ({e})");
+        if processes != Some(1) {
+            return Err("the program has another process beside its fork server".into());
+        }
+        let status = read(pid, "status").map_err(unread)?;
+        if dumpable(pid, &status).map_err(unread)? {
+            return Err(
+                "the server is dumpable (its games could write its memory through /proc)".into(),
+            );
+        }
+        if let Some(mapping) = shared_writable(pid).map_err(unread)? {
+            return Err(format!("the server has memory mapped shared ({mapping})"));
+        }
+        let tmp = tmp_tree(pid).map_err(unread)?;
+        if let Some(path) = changed(&self.tmp, &tmp) {
+            return Err(format!("the game changed the server's /tmp ({path})"));
+        }
+        let fds = descriptors(pid).map_err(unread)?;
+        for (fd, (target, info)) in &fds {
+            if target.starts_with("/tmp/") || target.ends_with(" (deleted)") {
+                return Err(format!("the server's descriptor {fd} leads to {target}"));
+            }
+            if self.fds.get(fd).is_some_and(|(_, before)| before != info) {
+                return Err(format!(
+                    "the game changed the offset, flags or locks of the server's descriptor {fd} ({target})"
+                ));
+            }
+        }
+        if read(pid, "limits").map_err(unread)? != self.limits {
+            return Err("the game changed a resource limit of the server".into());
+        }
+        signals(pid, &status).map_err(unread)?
+    }
+}
+
+/// Each descriptor of `pid`: its number, where it leads, its `fdinfo`.
+fn descriptors(pid: Pid) -> io::Result<BTreeMap<String, (String, String)>> {
+    let mut fds = BTreeMap::new();
+    for entry in fs::read_dir(proc_path(pid, "fd"))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        // A descriptor closed meanwhile is not there (the server is
+        // frozen: only by a thread of a game's, sharing none).
+        let Ok(target) = fs::read_link(proc_path(pid, &format!("fd/{name}"))) else {
+            continue;
+        };
+        let info = read(pid, &format!("fdinfo/{name}")).unwrap_or_default();
+        fds.insert(name, (target.to_string_lossy().into_owned(), info));
+    }
+    Ok(fds)
+}
+
+/// Whether `pid` (its `/proc/PID/status`: `status`) is dumpable: the
+/// kernel gives its `/proc` files (but its folder) to its user then, and to
+/// root (of its user namespace, or the machine's) otherwise.
+fn dumpable(pid: Pid, status: &str) -> io::Result<bool> {
+    let owner = fs::metadata(proc_path(pid, "mem"))?.uid();
+    let euid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|ids| ids.split_whitespace().nth(1))
+        .and_then(|id| id.parse::<u32>().ok())
+        .ok_or_else(|| io::Error::other("no Uid line in its status"))?;
+    Ok(owner == euid)
+}
+
+/// The first mapping of `pid` that is shared and writable, or may be made
+/// writable (`mprotect`), as `/proc/PID/smaps` names it.
+fn shared_writable(pid: Pid) -> io::Result<Option<String>> {
+    // maps first: smaps walks every page, and a server seldom maps shared.
+    let maps = read(pid, "maps")?;
+    if !maps.lines().any(is_shared) {
+        return Ok(None);
+    }
+    Ok(shared_writable_in(&read(pid, "smaps")?))
+}
+
+/// Whether a `maps` (or `smaps` header) line is a shared mapping: its
+/// permissions `rwxs` end in `s`.
+fn is_shared(line: &str) -> bool {
+    line.split_whitespace()
+        .nth(1)
+        .is_some_and(|perms| perms.len() == 4 && perms.ends_with('s'))
+}
+
+/// In `smaps` text: the first shared mapping whose `VmFlags` have `mw`
+/// (may write), as its range and what it maps.
+fn shared_writable_in(smaps: &str) -> Option<String> {
+    let mut header: Option<&str> = None;
+    for line in smaps.lines() {
+        if let Some(flags) = line.strip_prefix("VmFlags:") {
+            let flags: Vec<&str> = flags.split_whitespace().collect();
+            if let Some(h) = header
+                && flags.contains(&"sh")
+                && flags.contains(&"mw")
+            {
+                return Some(describe_mapping(h));
+            }
+        } else if line.split_whitespace().nth(1).is_some_and(is_perms) {
+            header = Some(line);
+        }
+    }
+    None
+}
+
+/// Whether `word` is a mapping's permissions (`rw-s`, `r--p`, ...).
+fn is_perms(word: &str) -> bool {
+    word.len() == 4 && word.ends_with(['s', 'p'])
+}
+
+/// A mapping's range and what it maps, from its `maps` line.
+fn describe_mapping(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let what = words.get(5..).map(|w| w.join(" ")).unwrap_or_default();
+    match what.is_empty() {
+        true => words.first().copied().unwrap_or_default().to_string(),
+        false => format!("{} {what}", words.first().copied().unwrap_or_default()),
+    }
+}
+
+/// What `pid`'s `/tmp` (its root's) holds in its own file system, not
+/// what the sandbox mounts there (the program's files, in folders it made
+/// for them): each entry's path, inode number, type and permissions, and
+/// a file's content.
+type TmpTree = BTreeMap<String, (u64, u32, Option<Vec<u8>>)>;
+
+fn tmp_tree(pid: Pid) -> io::Result<TmpTree> {
+    let root = std::path::PathBuf::from(proc_path(pid, "root/tmp"));
+    let device = fs::symlink_metadata(&root)?.dev();
+    let mut tree = TmpTree::new();
+    let mut bytes = 0;
+    let mut todo = vec![(root, "/tmp".to_string())];
+    while let Some((dir, shown)) = todo.pop() {
+        for entry in fs::read_dir(&dir)? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            if meta.dev() != device {
+                continue;
+            }
+            let name = format!("{shown}/{}", entry.file_name().to_string_lossy());
+            let content = match meta.is_file() {
+                true => {
+                    bytes += meta.len();
+                    if bytes > TMP_CHECKED {
+                        return Err(io::Error::other(format!(
+                            "more than {} MiB of files in its /tmp",
+                            TMP_CHECKED >> 20
+                        )));
+                    }
+                    Some(fs::read(entry.path())?)
+                }
+                false => None,
+            };
+            if meta.is_dir() {
+                todo.push((entry.path(), name.clone()));
+            }
+            tree.insert(name, (meta.ino(), meta.mode(), content));
+        }
+    }
+    Ok(tree)
+}
+
+/// The first path whose entry differs between `before` and `after`.
+fn changed(before: &TmpTree, after: &TmpTree) -> Option<String> {
+    let paths: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    paths
+        .into_iter()
+        .find(|path| before.get(*path) != after.get(*path))
+        .cloned()
+}
+
+/// A signal pending for `pid` (its status: `status`) or one of its threads
+/// but `SIGCHLD` (a game's end sends that), or a handler of `SIGCHLD`, as
+/// the error.
+fn signals(pid: Pid, status: &str) -> io::Result<Result<(), String>> {
+    if mask(status, "SigCgt:") & SIGCHLD_BIT != 0 {
+        return Ok(Err(
+            "the server handles SIGCHLD (its handler sees how each game ended)".into(),
+        ));
+    }
+    let mut pending = mask(status, "ShdPnd:");
+    for task in fs::read_dir(proc_path(pid, "task"))? {
+        let path = task?.path().join("status");
+        // A thread that ended meanwhile has nothing pending.
+        if let Ok(status) = fs::read_to_string(path) {
+            pending |= mask(&status, "SigPnd:");
+        }
+    }
+    pending &= !SIGCHLD_BIT;
+    Ok(match pending {
+        0 => Ok(()),
+        bits => Err(format!(
+            "a signal was sent to the server (signal {})",
+            bits.trailing_zeros() + 1
+        )),
+    })
+}
+
+/// A `/proc/PID/status` signal mask (hexadecimal) named `field`; 0 if
+/// absent.
+fn mask(status: &str, field: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two mappings as Linux 6 writes them in smaps (fields cut short).
+    const SMAPS: &str = "\
+7f1c2a000000-7f1c2a021000 r--p 00000000 00:1f 1234                       /usr/lib/x86_64-linux-gnu/libc.so.6
+Size:                132 kB
+Rss:                 120 kB
+VmFlags: rd mr mw me sd
+7f1c2b000000-7f1c2b001000 r--s 00000000 00:01 5678                       /dev/zero (deleted)
+Size:                  4 kB
+THPeligible:    0
+VmFlags: rd sh mr mw me ms sd
+";
+
+    #[test]
+    fn a_read_only_shared_mapping_that_may_be_made_writable_is_found() {
+        // r--s, but mw: mprotect can make it writable (anonymous shared
+        // memory is always opened for writing).
+        assert_eq!(
+            shared_writable_in(SMAPS).as_deref(),
+            Some("7f1c2b000000-7f1c2b001000 /dev/zero (deleted)")
+        );
+    }
+
+    #[test]
+    fn private_mappings_and_shared_ones_that_may_never_be_written_are_not() {
+        let read_only_file = SMAPS.replace("rd sh mr mw me ms", "rd sh mr me ms");
+        assert_eq!(shared_writable_in(&read_only_file), None);
+        let private = SMAPS.replace("r--s", "r--p").replace(" sh ", " ");
+        assert_eq!(shared_writable_in(&private), None);
+    }
+
+    #[test]
+    fn signal_masks_are_read_as_the_kernel_writes_them() {
+        // Signal n is bit n - 1: SIGUSR1 (10) and SIGCHLD (17).
+        let status = "Name:\tgreedy\nShdPnd:\t0000000000010200\nSigCgt:\t0000000000000000\n";
+        assert_eq!(mask(status, "ShdPnd:"), (1 << 9) | SIGCHLD_BIT);
+        assert_eq!(mask(status, "SigCgt:"), 0);
+        assert_eq!(mask(status, "SigBlk:"), 0);
+    }
+
+    #[test]
+    fn a_tmp_entry_made_removed_or_rewritten_is_a_change() {
+        let tree = |entries: &[(&str, u64, Option<&[u8]>)]| -> TmpTree {
+            entries
+                .iter()
+                .map(|&(path, ino, content)| {
+                    (
+                        path.to_string(),
+                        (ino, 0o100600, content.map(<[u8]>::to_vec)),
+                    )
+                })
+                .collect()
+        };
+        let before = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 6, None)]);
+        assert_eq!(changed(&before, &before.clone()), None);
+        let rewritten = tree(&[("/tmp/a", 5, Some(b"2")), ("/tmp/d", 6, None)]);
+        assert_eq!(changed(&before, &rewritten).as_deref(), Some("/tmp/a"));
+        let made = tree(&[
+            ("/tmp/a", 5, Some(b"1")),
+            ("/tmp/b", 7, None),
+            ("/tmp/d", 6, None),
+        ]);
+        assert_eq!(changed(&before, &made).as_deref(), Some("/tmp/b"));
+        let replaced = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 8, None)]);
+        assert_eq!(changed(&before, &replaced).as_deref(), Some("/tmp/d"));
+        assert_eq!(changed(&before, &TmpTree::new()).as_deref(), Some("/tmp/a"));
+    }
+
+    #[test]
+    fn a_mapping_is_shared_when_its_permissions_end_in_s() {
+        assert!(is_shared(
+            "7f00-7f01 rw-s 00000000 00:01 5 /dev/zero (deleted)"
+        ));
+        assert!(!is_shared("7f00-7f01 rw-p 00000000 00:00 0"));
+        assert!(!is_shared("Size:                  4 kB"));
+    }
+}
