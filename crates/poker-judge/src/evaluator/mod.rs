@@ -13,25 +13,23 @@
 //! child per game ([`fork_server`]); each game keeps its own channel,
 //! limits and result, judged by the same rules.
 
-pub mod affinity;
 pub mod config;
 pub mod contestant;
-mod cpu_watch;
 pub mod decks;
 mod error;
 pub mod fork_server;
-pub mod launcher;
-pub(crate) mod load;
 pub mod names;
 mod one_game;
-mod pid_namespace;
-mod private_root;
-pub mod process;
 pub mod report;
 pub mod results;
 pub mod shell;
 pub mod text;
 pub mod verdict;
+
+// The process machinery lives in poker-sandbox; these keep its paths.
+pub(crate) use poker_sandbox::load;
+pub use poker_sandbox::{affinity, launcher, process};
+use poker_sandbox::{cpu_watch, private_root};
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};

@@ -11,7 +11,7 @@
 
 use super::cpu_watch::Watch;
 use super::launcher::Launch;
-use crate::sandbox::{Outcome, close_inherited_on_exec};
+use crate::{Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal};
 use std::io::Read;
 use std::mem::ManuallyDrop;
@@ -23,10 +23,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
-pub(crate) const CHANNEL_FD: RawFd = 3;
+pub const CHANNEL_FD: RawFd = 3;
 
 /// How much of each output stream is kept for the report: the last bytes.
-pub(crate) const OUTPUT_CAP: usize = 16 * 1024;
+pub const OUTPUT_CAP: usize = 16 * 1024;
 
 /// A running contestant.
 pub struct Running {
@@ -38,7 +38,7 @@ pub struct Running {
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
     /// Whether its CPU-time limit is watched.
-    pub(crate) cpu_watch: Watch,
+    pub cpu_watch: Watch,
 }
 
 fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ {
@@ -141,7 +141,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
 /// bytes (where a program's final message is); the contestant never blocks
 /// on a full pipe.
-pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+pub fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -165,17 +165,17 @@ pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Ve
 
 impl Running {
     /// The cgroup of the program's jail, if it has one.
-    pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
+    pub fn cgroup(&self) -> Option<&crate::GameCgroup> {
         self.launch.cgroup()
     }
 
     /// The uid (and equal gid) its jail leased, if it has one.
-    pub(crate) fn leased_uid(&self) -> Option<u32> {
+    pub fn leased_uid(&self) -> Option<u32> {
         self.launch.leased_uid()
     }
 
     /// The manager's end of the channel (once).
-    pub(crate) fn take_channel(&mut self) -> Option<OwnedFd> {
+    pub fn take_channel(&mut self) -> Option<OwnedFd> {
         self.channel.take()
     }
 
@@ -186,14 +186,11 @@ impl Running {
 
     /// Waits until the main process has exited or `deadline` passed;
     /// whether it exited.
-    pub(crate) fn wait_until(&self, deadline: Instant) -> bool {
+    pub fn wait_until(&self, deadline: Instant) -> bool {
         let Some(pidfd) = &self.pidfd else {
             return false;
         };
-        matches!(
-            poker_protocol::wait::until_readable(&[pidfd.as_fd()], Some(deadline)),
-            Ok(Some(_))
-        )
+        crate::wait::until_readable(pidfd.as_fd(), deadline)
     }
 
     /// Waits up to `grace` for the main process to exit by itself, then
@@ -210,7 +207,7 @@ impl Running {
     pub fn finish_measured(
         self,
         grace: Duration,
-    ) -> (Option<Outcome>, crate::sandbox::Usage, Vec<u8>, Vec<u8>) {
+    ) -> (Option<Outcome>, crate::Usage, Vec<u8>, Vec<u8>) {
         // Waits on the pidfd (an event), not in sleep steps.
         if !grace.is_zero() {
             self.wait_until(Instant::now() + grace);
