@@ -20,7 +20,7 @@
 //! its first game as a fresh process would; so has one whose server dies,
 //! hangs or misbehaves: from then on its remaining games are played in
 //! fresh processes, each judged on its own; so are the games after one
-//! that could leave something for the next ([`carry`]).
+//! that could leave something for the next (see `carry.rs`).
 
 mod carry;
 mod game;
