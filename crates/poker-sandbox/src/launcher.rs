@@ -121,11 +121,11 @@ impl Launcher {
     }
 
     /// The name of the seccomp filter every program runs under
-    /// ([`crate::SYSCALL_FILTER`]); `None` for plain processes.
+    /// ([`crate::syscall_filter`]); `None` for plain processes.
     pub fn syscall_filter(&self) -> Option<&'static str> {
         match self {
             Launcher::Plain => None,
-            Launcher::Bubblewrap { .. } => Some(crate::SYSCALL_FILTER),
+            Launcher::Bubblewrap { .. } => Some(crate::syscall_filter()),
         }
     }
 

@@ -47,7 +47,7 @@
 //!   POSIX shared memory or named semaphores);
 //! - run as [`PROGRAM_PATH`] (a Python script as [`PYTHON_SCRIPT_PATH`]),
 //!   so its `argv[0]` names nothing of the host;
-//! - make the system calls of the games' allow-list ([`SYSCALL_FILTER`],
+//! - make the system calls of the games' allow-list ([`syscall_filter`],
 //!   [`calls::game_calls`]), as the kernel allows them an unprivileged user
 //!   in a user namespace of its own (a compiler: every call but
 //!   [`calls::compiler_denied_calls`]): a kernel bug in what remains is
@@ -260,7 +260,7 @@ pub use cgroup::{
 pub use error::{LaunchError, SandboxError};
 pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
-pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
+pub use filter::{Role as FilterRole, program_bytes, syscall_filter};
 pub use image::{Image, clean_stale};
 pub use lease::MachineLease;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};
