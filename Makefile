@@ -1,11 +1,12 @@
 # Installs libpoker under a prefix: the header, the shared and static
-# libraries, the pkg-config file, the `poker` program, and the Pascal unit
-# and Python module and the example contestants (under share/libpoker).
-# cargo-c is not needed.
+# libraries, the pkg-config file, the `poker` program with its manual pages
+# and shell completions, and the Pascal unit and Python module and the
+# example contestants (under share/libpoker). cargo-c is not needed.
 #
 #   make install PREFIX=/usr/local        # builds (cargo build --release) first
 #   make install PREFIX=$HOME/.local DESTDIR=/tmp/stage
 #   make uninstall PREFIX=/usr/local
+#   make deb                              # target/deb/libpoker_VERSION_ARCH.deb
 #
 # `install-files` copies without building, from BUILD_DIR (libraries) and
 # BIN (the program); the install test uses it with the test build.
@@ -43,10 +44,15 @@ VERSION := $(shell sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\
 SONAME := libpoker.so.$(shell echo '$(VERSION)' | awk -F. '{ print ($$1 == 0 ? $$1 "." $$2 : $$1) }')
 LIBFILE := libpoker.so.$(VERSION)
 NATIVE_LIBS_DIR ?= target/native-static-libs
+DEB_DIR ?= target/deb
+MAN_DIR = $(DEST)/share/man/man1
+BASH_DIR = $(DEST)/share/bash-completion/completions
+ZSH_DIR = $(DEST)/share/zsh/vendor-completions
+FISH_DIR = $(DEST)/share/fish/vendor_completions.d
 
 DEST = $(DESTDIR)$(PREFIX)
 
-.PHONY: all build install install-files uninstall
+.PHONY: all build install install-files uninstall deb
 
 all: build
 
@@ -57,9 +63,10 @@ install: build
 	$(MAKE) install-files
 
 install-files:
+	@echo "make: installing into $(DEST)"
 	$(INSTALL) -d $(DEST)/include $(DEST)/lib/pkgconfig $(DEST)/bin \
 		$(DEST)/share/libpoker/pascal $(DEST)/share/libpoker/python \
-		$(DEST)/share/libpoker/c_examples
+		$(DEST)/share/libpoker/c_examples $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR)
 	$(INSTALL) -m 644 include/poker.h $(DEST)/include/poker.h
 	command -v $(PATCHELF) >/dev/null || { echo "make: $(PATCHELF) is needed to set the SONAME (Debian: apt-get install patchelf)" >&2; exit 1; }
 	$(INSTALL) -m 755 $(BUILD_DIR)/libpoker.so $(DEST)/lib/$(LIBFILE)
@@ -71,9 +78,17 @@ install-files:
 	$(INSTALL) -m 644 bindings/pascal/poker.pas $(DEST)/share/libpoker/pascal/poker.pas
 	$(INSTALL) -m 644 bindings/python/libpoker.py $(DEST)/share/libpoker/python/libpoker.py
 	$(INSTALL) -m 644 c_examples/*.c $(DEST)/share/libpoker/c_examples/
-	log=$$(mktemp) && trap 'rm -f "$$log"' EXIT; \
-	CARGO_PROFILE_DEV_DEBUG=false $(CARGO) rustc -p libpoker --lib --crate-type staticlib \
-		--target-dir $(NATIVE_LIBS_DIR) -- --print native-static-libs > "$$log" 2>&1 \
+	$(BIN) man $(MAN_DIR)
+	gzip -9nf $(MAN_DIR)/poker.1 $(MAN_DIR)/poker-*.1
+	$(BIN) completions bash > $(BASH_DIR)/poker
+	$(BIN) completions zsh > $(ZSH_DIR)/_poker
+	$(BIN) completions fish > $(FISH_DIR)/poker.fish
+	@echo "make: the static link flags for libpoker.pc, from an unoptimised build of the library in $(NATIVE_LIBS_DIR) (a minute or two the first time, then cached)"
+	@log=$$(mktemp) && trap 'rm -f "$$log" "$$log.status"' EXIT; \
+	{ CARGO_PROFILE_DEV_DEBUG=false $(CARGO) rustc -p libpoker --lib --crate-type staticlib \
+		--target-dir $(NATIVE_LIBS_DIR) -- --print native-static-libs 2>&1; echo $$? > "$$log.status"; } \
+		| tee "$$log" | grep --line-buffered -E '^ *(Compiling|Finished)' >&2; \
+	[ "$$(cat "$$log.status")" = 0 ] \
 		|| { cat "$$log" >&2; echo "make: cargo rustc --print native-static-libs failed" >&2; exit 1; }; \
 	libs=$$(sed -n 's/^note: native-static-libs: //p' "$$log" | tail -n 1); \
 	[ -n "$$libs" ] || { cat "$$log" >&2; echo "make: rustc printed no native-static-libs" >&2; exit 1; }; \
@@ -85,11 +100,20 @@ install-files:
 		ldconfig || echo "make: run ldconfig as root, so that the loader finds $(PREFIX)/lib/$(SONAME)" >&2; \
 	else \
 		echo "make: the loader does not search $(PREFIX)/lib: link programs with" \
-			"-Wl,-rpath,$(PREFIX)/lib (or set LD_LIBRARY_PATH=$(PREFIX)/lib)"; \
+			"-Wl,-rpath,$(PREFIX)/lib (or set LD_LIBRARY_PATH=$(PREFIX)/lib), as in"; \
+		echo "  export PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig"; \
+		echo '  cc prog.c $$(pkg-config --cflags --libs libpoker) -Wl,-rpath,$$(pkg-config --variable=libdir libpoker)'; \
 	fi
 
 uninstall:
 	rm -f $(DEST)/include/poker.h $(DEST)/lib/libpoker.so $(DEST)/lib/$(SONAME) \
 		$(DEST)/lib/$(LIBFILE) $(DEST)/lib/libpoker.a \
-		$(DEST)/lib/pkgconfig/libpoker.pc $(DEST)/bin/poker
+		$(DEST)/lib/pkgconfig/libpoker.pc $(DEST)/bin/poker \
+		$(MAN_DIR)/poker.1.gz $(MAN_DIR)/poker-*.1.gz $(BASH_DIR)/poker \
+		$(ZSH_DIR)/_poker $(FISH_DIR)/poker.fish
 	rm -rf $(DEST)/share/libpoker
+
+# The Debian package: `make install-files PREFIX=/usr DESTDIR=...` packed
+# with dpkg-deb (contrib/deb/build.sh says what it adds and why).
+deb: build
+	bash contrib/deb/build.sh '$(VERSION)' '$(SONAME)' '$(DEB_DIR)' '$(BUILD_DIR)' '$(BIN)'

@@ -189,6 +189,18 @@ extern "C" {
 #define POKER_ERR_DEAL_NUMBER -18
 
 /*
+ A Camicia game that ends in a loop where a finished game is needed
+ (`camicia_extend`: a loop has no longest deal).
+ */
+#define POKER_ERR_LOOP -19
+
+/*
+ Camicia hands that are not a full deck where one is needed
+ (`camicia_extend`): 26 and 26 cards, four each of J, Q, K and A.
+ */
+#define POKER_ERR_NOT_FULL_DECK -20
+
+/*
  Reserved, never returned: 0.1's `FREECELL_ERR_INTERNAL` and
  `POKER_HAND_ERR_INTERNAL` (since 0.2 `POKER_ERR_INTERNAL`). Kept so that
  the number is never given another meaning.
@@ -342,6 +354,58 @@ typedef struct CamiciaError {
 } CamiciaError;
 
 /*
+ The longest deal of a deal's basin, and where its game joins the
+ deal's. Every field has a fixed size: nothing to free.
+ */
+typedef struct CamiciaExtension {
+  /*
+   The longest deal's hand A, top card first, 26 characters in `-`
+   notation (`-` a number card, `J` `Q` `K` `A`), NUL-terminated: ready
+   for `camicia_simulate`.
+   */
+  char a[27];
+  /*
+   Its hand B, likewise.
+   */
+  char b[27];
+  /*
+   Its index in the numbering of all 52-card deals (decimal, up to 21
+   digits, NUL-terminated): `poker camicia deal INDEX` prints it.
+   */
+  char index[24];
+  /*
+   Its game: finished, `original.cards + added` cards.
+   */
+  struct CamiciaResult longest;
+  /*
+   The game of the deal given.
+   */
+  struct CamiciaResult original;
+  /*
+   Cards the longest deal's game plays beyond the original's (0: the
+   deal given is the longest of its basin).
+   */
+  uint64_t added;
+  /*
+   Tricks of the original game played before the round start where
+   the longest deal's game joins it.
+   */
+  uint64_t joins_trick;
+  /*
+   Cards of the original game played before that round start.
+   */
+  uint64_t joins_card;
+  /*
+   Cards the longest deal's game plays before it joins.
+   */
+  uint64_t before_join;
+  /*
+   States of the predecessor trees searched.
+   */
+  uint64_t nodes;
+} CamiciaExtension;
+
+/*
  Simulates one game of Camicia and writes its outcome to `*out`.
 
  `player_a`, `player_b`: NUL-terminated strings, each a player's deck, top
@@ -407,6 +471,31 @@ POKER_DEPRECATED("removed in 0.4.0: use camicia_simulate; poker_last_error says 
  must be writable.
  */
 int camicia_simulate_penalties(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len, struct CamiciaResult *out);
+
+/*
+ Extends a Camicia deal backwards: searches the predecessor trees of
+ every round start of its game (exact) and writes the longest deal of
+ its basin to `*out` (ties: the smallest index), with its game and where
+ that game joins the deal's. A few thousand to fifty thousand states, a
+ millisecond or so; Mann and Wu's 2007 deal (7157 cards) extends to
+ Anderson's 2013 deal (7225 cards), Collins 2006 (6913) to a deal of
+ 7544 cards.
+
+ `player_a`, `player_b`: as for `camicia_simulate` (NUL-terminated
+ strings, top card first), and together a full deck: 26 and 26 cards,
+ four each of J, Q, K and A (the number cards' values do not matter).
+
+ Returns `POKER_OK` (0); `POKER_ERR_NULL` if any pointer is NULL;
+ `POKER_ERR_TOKEN` for a token that is not a card; `POKER_ERR_NOT_FULL_DECK`
+ for hands that are not a full deck; `POKER_ERR_LOOP` if the game loops
+ (a loop has no longest deal). `poker_last_error` says why. `*out` is
+ written only on success. Thread-safe.
+
+ # Safety
+ Each non-NULL pointer must be valid: the strings NUL-terminated and
+ readable, `out` writable.
+ */
+int camicia_extend(const char *player_a, const char *player_b, struct CamiciaExtension *out);
 
 /*
  Starts the game. Call it once, before any other function of the module

@@ -41,7 +41,7 @@ __all__ = [
     "PokerError", "Game", "hand_score", "version", "library_path",
     "p_startgame", "p_look", "p_place",
     "freecell_deal", "freecell_format", "freecell_find", "card_token", "hand_category", "shuffle",
-    "camicia_simulate",
+    "camicia_simulate", "camicia_extend",
 ]
 
 # Codes from poker.h, one table for the whole library (crates/libpoker/tests/c_api/binding_codes.rs
@@ -67,6 +67,8 @@ ERR_NOT_IN_DECK = -15
 ERR_COUNT = -16
 ERR_TOKEN = -17
 ERR_DEAL_NUMBER = -18
+ERR_LOOP = -19
+ERR_NOT_FULL_DECK = -20
 # Reserved, never returned: 0.1's FREECELL_ERR_INTERNAL and
 # POKER_HAND_ERR_INTERNAL; the number keeps that meaning for good.
 ERR_RESERVED_99 = -99
@@ -114,6 +116,14 @@ _c_int_p = ctypes.POINTER(ctypes.c_int)
 
 class _CamiciaResult(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("cards", ctypes.c_uint64), ("tricks", ctypes.c_uint64)]
+
+
+class _CamiciaExtension(ctypes.Structure):
+    _fields_ = [("a", ctypes.c_char * 27), ("b", ctypes.c_char * 27), ("index", ctypes.c_char * 24),
+                ("longest", _CamiciaResult), ("original", _CamiciaResult),
+                ("added", ctypes.c_uint64), ("joins_trick", ctypes.c_uint64),
+                ("joins_card", ctypes.c_uint64), ("before_join", ctypes.c_uint64),
+                ("nodes", ctypes.c_uint64)]
 
 _lib = None
 _path = None
@@ -197,6 +207,8 @@ def _declare(lib):
     fn("poker_shuffle", ctypes.c_int, ctypes.c_uint64, bytes52)
     fn("camicia_simulate", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
        ctypes.POINTER(_CamiciaResult))
+    fn("camicia_extend", ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+       ctypes.POINTER(_CamiciaExtension))
 
 
 def library_path():
@@ -512,9 +524,39 @@ def camicia_simulate(player_a, player_b):
     ``"---K---Q-KQAJ--"``) or a list of tokens (``["2", "A"]``). Returns
     ``{"status": "finished" or "loop", "cards": n, "tricks": n}``; a bad
     token raises PokerError naming it (its player, number and byte offset)."""
-    decks = [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
+    decks = _decks(player_a, player_b)
     out = _CamiciaResult()
     code = _load().camicia_simulate(decks[0].encode(), decks[1].encode(), ctypes.byref(out))
     _check(code)
-    status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(out.status, str(out.status))
-    return {"status": status, "cards": out.cards, "tricks": out.tricks}
+    return _game(out)
+
+
+def _game(result):
+    status = {CAMICIA_FINISHED: "finished", CAMICIA_LOOP: "loop"}.get(result.status, str(result.status))
+    return {"status": status, "cards": result.cards, "tricks": result.tricks}
+
+
+def _decks(player_a, player_b):
+    return [p if isinstance(p, str) else " ".join(str(t) for t in p) for p in (player_a, player_b)]
+
+
+def camicia_extend(player_a, player_b):
+    """The longest deal of a Camicia deal's basin (backward extension,
+    exact; see docs/camicia.md): the hands as for :func:`camicia_simulate`,
+    together a full deck (26 and 26 cards, four each of J, Q, K, A).
+    Returns ``{"a": ..., "b": ...}`` (the longest deal's hands in ``-``
+    notation), ``"index"`` (its index, an int), ``"game"`` (its game, as
+    camicia_simulate returns it), ``"original"`` (the given deal's game),
+    ``"added"`` (cards beyond it), ``"joins_trick"`` and ``"joins_card"``
+    (tricks and cards of the given game before the two games meet),
+    ``"before_join"`` (cards of the longest deal's game before it joins)
+    and ``"nodes"`` (states searched). Raises PokerError: ERR_NOT_FULL_DECK
+    for hands that are not a full deck, ERR_LOOP for a game that loops,
+    ERR_TOKEN for a bad token."""
+    decks = _decks(player_a, player_b)
+    out = _CamiciaExtension()
+    _check(_load().camicia_extend(decks[0].encode(), decks[1].encode(), ctypes.byref(out)))
+    return {"a": out.a.decode(), "b": out.b.decode(), "index": int(out.index.decode()),
+            "game": _game(out.longest), "original": _game(out.original), "added": out.added,
+            "joins_trick": out.joins_trick, "joins_card": out.joins_card,
+            "before_join": out.before_join, "nodes": out.nodes}

@@ -349,7 +349,7 @@ pub fn ready(tiers: &[&'static Tier]) -> bool {
         .collect();
     assert!(
         !super::in_ci(),
-        "{test} cannot run: {} (the README's Prerequisites list every tool the tests use; \
+        "{test} cannot run: {} (docs/development.md's Prerequisites list every tool the tests use; \
          .ci/run installs them)",
         why.join("; ")
     );

@@ -208,8 +208,8 @@ class Header(unittest.TestCase):
                 attr = "POKER_" + py if py.startswith("HAND_") else py
                 self.assertEqual(getattr(libpoker, attr), value, name)
                 checked += 1
-        # OK, FINISHED, 18 ERR_*, 12 FREECELL_*, 7 CAMICIA_*, 4 POKER_HAND_ERR_*.
-        self.assertGreaterEqual(checked, 2 + 18 + 12 + 7 + 4)
+        # OK, FINISHED, 20 ERR_*, 12 FREECELL_*, 7 CAMICIA_*, 4 POKER_HAND_ERR_*.
+        self.assertGreaterEqual(checked, 2 + 20 + 12 + 7 + 4)
 
     def test_loaded_library_has_the_header_version(self):
         d = header_defines()
@@ -336,6 +336,59 @@ class CamiciaVectors(unittest.TestCase):
             libpoker.camicia_simulate("2 3", "4 Z")
         self.assertEqual(caught.exception.code, libpoker.ERR_TOKEN)
         self.assertIn("player B: 'Z' is not a card (token 1, byte 2, both counted from 0)", str(caught.exception))
+
+
+class CamiciaExtension(unittest.TestCase):
+    """camicia_extend on the published records (tests/data/camicia/records.json)
+    against their extensions found by a separate implementation
+    (extensions.json): Mann & Wu 2007 to 7225 cards, Collins 2006 to 7544."""
+
+    def load(self, name, key):
+        import json
+        with open(os.path.join(os.environ["POKER_VECTORS"], "camicia", name)) as f:
+            return json.load(f)[key]
+
+    def test_every_record_extends_as_published(self):
+        records = {(r["finder"], r["year"]): r for r in self.load("records.json", "records")}
+        checked = 0
+        for want in self.load("extensions.json", "extensions"):
+            record = records[(want["finder"], want["year"])]
+            got = libpoker.camicia_extend(record["a"], record["b"])
+            name = "%s %d" % (want["finder"], want["year"])
+            self.assertEqual(got["original"]["cards"], record["cards"], name)
+            if not want["extends"]:
+                self.assertEqual(got["added"], 0, name)
+                self.assertEqual((got["a"], got["b"]), (record["a"], record["b"]), name)
+                continue
+            self.assertEqual(got["game"]["cards"], want["cards"], name)
+            self.assertEqual(got["added"], want["cards"] - record["cards"], name)
+            if "a" in want:
+                self.assertEqual((got["a"], got["b"]), (want["a"], want["b"]), name)
+                self.assertEqual(got["game"]["tricks"], want["tricks"], name)
+            # The deal found plays its game forward.
+            self.assertEqual(libpoker.camicia_simulate(got["a"], got["b"]), got["game"], name)
+            checked += 1
+        self.assertEqual(checked, 5)
+
+    def test_anderson_2013_is_found_with_its_index(self):
+        records = self.load("records.json", "records")
+        mann_wu = next(r for r in records if r["year"] == 2007)
+        anderson = next(r for r in records if r["year"] == 2013)
+        got = libpoker.camicia_extend(mann_wu["a"], mann_wu["b"])
+        self.assertEqual(got["index"], int(anderson["index"]))
+        self.assertEqual(got["game"], {"status": "finished", "cards": 7225, "tricks": 1016})
+
+    def test_a_loop_and_a_deal_that_is_not_a_full_deck_are_refused(self):
+        casella = next(r for r in self.load("records.json", "records") if r["year"] == 2024)
+        with self.assertRaises(PokerError) as caught:
+            libpoker.camicia_extend(casella["a"], casella["b"])
+        self.assertEqual(caught.exception.code, libpoker.ERR_LOOP)
+        with self.assertRaises(PokerError) as caught:
+            libpoker.camicia_extend(casella["a"], casella["b"] + "-")
+        self.assertEqual(caught.exception.code, libpoker.ERR_NOT_FULL_DECK)
+        with self.assertRaises(PokerError) as caught:
+            libpoker.camicia_extend("2 3", "4 Z")
+        self.assertEqual(caught.exception.code, libpoker.ERR_TOKEN)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ fi
 
 # poker eval with the automatic cgroup (<root>/poker-sandbox).
 stamp "poker eval, automatic cgroup"
-if "$poker" eval --json --quiet --sandbox on --time-limit 30 \
+if "$poker" eval --json --quiet --sandbox on --cpu-limit 30 \
     c_examples/greedy.c c_examples/roundrobin.c > "$out/guest-auto.json" 2> "$out/guest-auto.err"; then
     pass "poker eval with the automatic cgroup"
 else
@@ -57,7 +57,7 @@ left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 # The same through fork servers: each server's jail is frozen with
 # cgroup.freeze while its child plays in a cgroup of its own.
 stamp "poker eval --fork-server, automatic cgroup"
-if "$poker" eval --fork-server --json --quiet --sandbox on --time-limit 30 \
+if "$poker" eval --fork-server --json --quiet --sandbox on --cpu-limit 30 \
     c_examples/greedy.c c_examples/roundrobin.c > "$out/guest-fork.json" 2> "$out/guest-fork.err"; then
     pass "poker eval --fork-server with the automatic cgroup"
 else
@@ -72,7 +72,7 @@ left=$(find $root/poker-sandbox -mindepth 1 -type d 2>/dev/null)
 # up after its first game (its shared page and /tmp file could carry the
 # hoard on), and the rest are played fresh.
 stamp "poker eval --fork-server, a /tmp hoard"
-if "$poker" eval --fork-server --json --quiet --sandbox on --time-limit 30 --memory-limit 64M \
+if "$poker" eval --fork-server --json --quiet --sandbox on --cpu-limit 30 --memory-limit 64M \
     tests/contestants/hostile/tmp_hoard.c > "$out/guest-hoard.json" 2> "$out/guest-hoard.err"; then
     pass "poker eval --fork-server with a /tmp hoard"
 else
@@ -91,7 +91,7 @@ mkdir -p $root/system.slice
 echo "+memory +pids" > $root/system.slice/cgroup.subtree_control
 mkdir -p $base
 if sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$base" \
-    env POKER_SANDBOX_CGROUP=$base "$poker" eval --json --quiet --sandbox on --time-limit 30 \
+    env POKER_SANDBOX_CGROUP=$base "$poker" eval --json --quiet --sandbox on --cpu-limit 30 \
     --memory-limit 64M --decks "$out/decks3.txt" c_examples/greedy.c \
     tests/contestants/hostile/fork_bomb.c tests/contestants/hostile/memory_hog.c \
     > "$out/guest-delegated.json" 2> "$out/guest-delegated.err"; then
@@ -133,7 +133,7 @@ stamp "automatic fallback"
 kit=$(mktemp -d) && chmod 755 "$kit"
 cp "$poker" "$repo/target/release/libpoker.so" "$repo/c_examples/greedy.c" "$kit/"
 msg=$(cd /tmp && setpriv --reuid=65534 --regid=65534 --clear-groups \
-    "$kit/poker" eval --quiet --json --sandbox on --time-limit 30 "$kit/greedy.c" 2>&1 >"$out/guest-fallback.json")
+    "$kit/poker" eval --quiet --json --sandbox on --cpu-limit 30 "$kit/greedy.c" 2>&1 >"$out/guest-fallback.json")
 rc=$?
 lines=$(echo "$msg" | grep -c "warning")
 [ $rc -eq 0 ] && [ "$lines" -eq 1 ] && echo "$msg" | grep -q "no cgroup for the games" \

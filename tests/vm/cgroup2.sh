@@ -100,7 +100,7 @@ target/release/poker decks --seed 19940808 | grep -v '^#' | head -n 3 > "$out/de
 
 # This machine's scores, for the comparison.
 say "evaluating on this machine"
-target/release/poker eval --json --quiet --sandbox on --time-limit 30 \
+target/release/poker eval --json --quiet --sandbox on --cpu-limit 30 \
     c_examples/greedy.c c_examples/roundrobin.c > "$out/host.json" \
     || fail "poker eval on this machine failed"
 

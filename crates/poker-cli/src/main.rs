@@ -7,8 +7,10 @@ mod doctor;
 mod eval;
 mod freecell;
 mod hand;
+mod jobs;
 mod judge;
 mod lease;
+mod manual;
 mod numbers;
 mod optimum;
 mod output_file;
@@ -60,6 +62,12 @@ enum Command {
     /// Rank contestants from their totals (lines `name total`, in a file or
     /// `-` for standard input).
     Rank(judge::rank::Args),
+    /// Write the manual pages (poker.1, poker-eval.1, ...) into a folder.
+    #[command(hide = true)]
+    Man(manual::ManArgs),
+    /// Print a shell completion script (bash, zsh, fish, ...).
+    #[command(hide = true)]
+    Completions(manual::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +102,8 @@ fn main() -> ExitCode {
         Command::Interact(args) => judge::interact::run(args),
         Command::ValidateDeck(args) => judge::interact::validate(args),
         Command::Rank(args) => judge::rank::run(args),
+        Command::Man(args) => manual::man(args),
+        Command::Completions(args) => manual::completions(args),
     };
     match result {
         Ok(code) => code,

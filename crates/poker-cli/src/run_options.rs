@@ -42,8 +42,9 @@ pub struct RunOptions {
     /// Wall-clock guard per game, in seconds, 0.001 to 3600: it stops a
     /// program that hangs (sleeps, blocks), it does not measure speed. It
     /// is extended by the CPU time other processes take on the game's
-    /// CPUs, so a busy machine cannot time out an honest game. Default:
-    /// twice the CPU limit.
+    /// CPUs while the game waits for them (at most four times more), so a
+    /// busy machine cannot time out an honest game. Default: twice the CPU
+    /// limit.
     #[arg(long, value_name = "SECONDS")]
     wall_limit: Option<f64>,
 

@@ -19,7 +19,7 @@
 //!
 //! Extension adds a gain `G` to every game of at least `F` cards (the
 //! search's `--extend-from`), and the gain does not depend on the game's
-//! length: `P(G ≥ g) ≈ p e^(-g/μ)` (about 0.94 and 205 cards). Its law is
+//! length: `P(G ≥ g) ≈ p e^(-g/μ)` (about 0.98 and 200 cards). Its law is
 //! fitted the same way on the gains of the games the units extended, and
 //! the chance that a deal's extension beats `T` is the chance its own game
 //! does plus `∫_F^T f(x) p e^(-(T-x)/μ) dx` over the fitted density `f` of
@@ -102,6 +102,53 @@ pub struct Gain {
     pub decay_high: f64,
     /// Extension starts at games of this many cards.
     pub from: u64,
+}
+
+/// The odds as the text `poker camicia merge` prints, one line per fact.
+impl std::fmt::Display for Odds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let o = self;
+        let mut out = format!(
+            "odds of a game beyond {} cards, fitted on {} random deals ({}):\n",
+            o.target,
+            o.deals,
+            o.made_by.join("; ")
+        );
+        if let Some(t) = &o.without_extension {
+            out += &format!(
+                "  tail: the {1} games of {0}+ cards fall e-fold every {2:.0} cards ({3:.0}..{4:.0})\n",
+                t.from_cards, t.games, t.decay_cards, t.decay_low, t.decay_high
+            );
+        }
+        for (name, t) in [
+            ("without extension", &o.without_extension),
+            ("with extension", &o.with_extension),
+        ] {
+            let Some(t) = t else { continue };
+            out += &format!(
+                "  {name}: chance per deal {:.2e} ({:.2e}..{:.2e}); \
+             expected {:.3e} CPU-years ({:.3e}..{:.3e}) at {:.3e} CPU-seconds a deal\n",
+                t.chance,
+                t.chance_low,
+                t.chance_high,
+                t.cpu_years,
+                t.cpu_years_low,
+                t.cpu_years_high,
+                t.cpu_seconds_per_deal
+            );
+        }
+        if let Some(g) = &o.gain {
+            out += &format!(
+                "  extension's gain: {} of {} games of {}+ cards extended to a longer deal ({:.2}); \
+             gains fall e-fold every {:.0} cards ({:.0}..{:.0})\n",
+                g.longer, g.games, g.from, g.share, g.decay_cards, g.decay_low, g.decay_high
+            );
+        }
+        if o.without_extension.is_none() && o.with_extension.is_none() {
+            out += "  too few games to fit a tail\n";
+        }
+        f.write_str(&out)
+    }
 }
 
 /// The chance that a deal's extension beats `target`, for an own-game

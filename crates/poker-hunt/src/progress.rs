@@ -23,8 +23,6 @@ pub enum ProgressError {
     Entry(std::io::Error),
     /// A unit's shard names a range that is not decimal indices.
     ShardRange(ParseIntError),
-    /// No range given, and no unit's shard says the whole range.
-    NoRange,
 }
 
 impl fmt::Display for ProgressError {
@@ -38,21 +36,18 @@ impl fmt::Display for ProgressError {
             ),
             ProgressError::Entry(e) => write!(f, "{}", Chain(e)),
             ProgressError::ShardRange(e) => write!(f, "{}", Chain(e)),
-            ProgressError::NoRange => {
-                f.write_str("no unit here says its whole range: give --range START..END")
-            }
         }
     }
 }
 
 impl std::error::Error for ProgressError {}
 
-/// The progress of the search of one index range.
-pub struct Progress {
-    /// The whole range, `start..end`.
-    pub range: (u128, u128),
-    /// Its deals.
-    pub total: u128,
+/// How many of the longest games [`Progress`] lists.
+pub const BEST_LISTED: usize = 5;
+
+/// What the units of one kind have done.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Part {
     /// Deals done: finished units', and running units' as of their last
     /// checkpoint.
     pub done: u128,
@@ -60,42 +55,85 @@ pub struct Progress {
     pub finished_units: usize,
     /// Units running (their checkpoint without their result beside it).
     pub running_units: usize,
-    /// The share done, 0 to 1 (1 for an empty range).
-    pub fraction: f64,
-    /// Deals per wall second since the first unit started (0 unknown).
-    pub rate: f64,
+    /// Games that finished (the others looped).
+    pub finished_games: u64,
+    /// Games that looped.
+    pub loops: u64,
+}
+
+/// The index-range units' share of their range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RangeProgress {
+    /// The whole range, `start..end`, if known (given, or the range the
+    /// units' shards were cut from).
+    pub range: Option<(u128, u128)>,
+    /// What its units have done.
+    pub part: Part,
+}
+
+/// The units of random deals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RandomProgress {
+    /// Their seeds, each once, in order.
+    pub seeds: Vec<u64>,
+    /// Deals the units seen are to draw: for a sharded run its whole
+    /// `--count` (shards not started yet included), else each unit's.
+    pub planned: u128,
+    /// What they have done.
+    pub part: Part,
+}
+
+/// A distributed search's progress: its index-range units and its units
+/// of random deals, each unit rated by its own recorded running time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// The index-range units (`None`: none, and no range given).
+    pub range: Option<RangeProgress>,
+    /// The units of random deals (`None`: none).
+    pub random: Option<RandomProgress>,
+    /// Deals done, of both kinds.
+    pub done: u128,
+    /// Deals planned, if known (the range's and the random runs').
+    pub total: Option<u128>,
+    /// `done / total`, 0 to 1 (1 for nothing planned), if known.
+    pub fraction: Option<f64>,
+    /// Deals per second of a unit: all deals done over the wall seconds
+    /// the units recorded running (0 unknown).
+    pub unit_rate: f64,
     /// Deals per CPU second of every unit (0 unknown).
     pub cpu_rate: f64,
-    /// Deals left.
-    pub left: u128,
-    /// Seconds left at `rate`, if known.
+    /// The running units' deals per second now: the sum of each one's own
+    /// rate (deals over its recorded seconds, as of its checkpoint).
+    pub running_rate: f64,
+    /// Deals left, if the total is known.
+    pub left: Option<u128>,
+    /// Seconds left at `running_rate`, if known.
     pub eta: Option<f64>,
-    /// The longest finished game so far.
-    pub best: Option<GameRecord>,
-    /// Loops so far.
-    pub loops: u64,
+    /// The longest finished games so far, longest first (at most
+    /// [`BEST_LISTED`], each deal once).
+    pub best: Vec<GameRecord>,
     /// Seconds since the oldest running unit's checkpoint was written.
     pub oldest_checkpoint: Option<u64>,
 }
 
 impl Progress {
-    /// Reads `folder`'s units of index ranges (other files, and units of
-    /// random deals, are ignored) at Unix time `now`; `range` is the
-    /// whole search's (default: the range the units' shards were cut from).
+    /// Reads `folder`'s result files and checkpoints, of index ranges and
+    /// of random deals (other files are ignored), at Unix time `now`;
+    /// `range` is the whole range searched by index (default: the range
+    /// the range units' shards were cut from).
     ///
     /// # Errors
     ///
     /// [`ProgressError::ReadFolder`] and [`ProgressError::Entry`] if the
     /// folder cannot be read; without `range`,
     /// [`ProgressError::ShardRange`] if the shard range found is not
-    /// decimal indices and [`ProgressError::NoRange`] if no unit has a
-    /// shard.
+    /// decimal indices.
     pub fn of_folder(
         folder: &Path,
         range: Option<(u128, u128)>,
         now: u64,
     ) -> Result<Self, ProgressError> {
-        let mut done_units = Vec::new();
+        let mut results = Vec::new();
         let mut checkpoints = Vec::new();
         let entries = std::fs::read_dir(folder).map_err(|source| ProgressError::ReadFolder {
             path: folder.into(),
@@ -110,62 +148,121 @@ impl Progress {
             let Ok(file) = UnitFile::read(&path) else {
                 continue;
             };
-            // Units of random deals cover no part of a range.
-            if file.report().is_err() || file.random.is_some() {
+            if file.report().is_err() {
                 continue;
             }
             if file.is_result() {
-                done_units.push(file);
+                results.push(file);
             } else {
                 checkpoints.push(file);
             }
         }
         // A checkpoint left beside its unit's result counts once.
         checkpoints.retain(|c| {
-            !done_units
+            !results
                 .iter()
-                .any(|u| u.start == c.start && u.end == c.end)
+                .any(|u| u.start == c.start && u.end == c.end && u.random == c.random)
         });
+        let ranged = |u: &&UnitFile| u.random.is_none();
+        let range_units = results.iter().chain(&checkpoints).any(|u| ranged(&u));
         let range = match range {
-            Some(range) => range,
-            None => {
-                let of = done_units
-                    .iter()
-                    .chain(&checkpoints)
-                    .find_map(|u| u.shard.as_ref());
-                let s = of.ok_or(ProgressError::NoRange)?;
-                let index = |text: &str| text.parse().map_err(ProgressError::ShardRange);
-                (index(&s.start)?, index(&s.end)?)
-            }
+            Some(range) => Some(range),
+            None if range_units => results
+                .iter()
+                .chain(&checkpoints)
+                .filter(ranged)
+                .find_map(|u| u.shard.as_ref())
+                .map(|s| {
+                    let index = |text: &str| text.parse().map_err(ProgressError::ShardRange);
+                    Ok((index(&s.start)?, index(&s.end)?))
+                })
+                .transpose()?,
+            None => None,
         };
-        Ok(Self::of_units(&done_units, &checkpoints, range, now))
+        Ok(Self::of_units(
+            &results,
+            &checkpoints,
+            range,
+            range_units,
+            now,
+        ))
     }
 
     /// The progress of finished units and running units' checkpoints.
     fn of_units(
-        done_units: &[UnitFile],
+        results: &[UnitFile],
         checkpoints: &[UnitFile],
-        range: (u128, u128),
+        range: Option<(u128, u128)>,
+        range_units: bool,
         now: u64,
     ) -> Self {
-        let total = range.1 - range.0;
-        let finished: u128 = done_units.iter().map(|u| u128::from(u.counts.deals)).sum();
-        let partial: u128 = checkpoints.iter().map(|u| u128::from(u.counts.deals)).sum();
-        let done = finished + partial;
-        let all = || done_units.iter().chain(checkpoints);
-        let timings = all().filter_map(|u| u.timing.as_ref());
-        let first_start = timings.clone().map(|t| t.started).filter(|&t| t > 0).min();
-        let cpu: f64 = timings.map(|t| t.cpu_seconds).sum();
-        let wall = first_start.map_or(0.0, |t| now.saturating_sub(t) as f64);
-        let rate = if wall > 0.0 { done as f64 / wall } else { 0.0 };
-        let left = total.saturating_sub(done);
-        let best = all().flat_map(|u| u.best.first()).max_by(|x, y| {
-            (x.cards, x.tricks, std::cmp::Reverse(&x.index)).cmp(&(
-                y.cards,
-                y.tricks,
-                std::cmp::Reverse(&y.index),
-            ))
+        let part = |random: bool| {
+            let mut part = Part::default();
+            for (units, running) in [(results, false), (checkpoints, true)] {
+                for u in units.iter().filter(|u| u.random.is_some() == random) {
+                    part.done += u128::from(u.counts.deals);
+                    part.finished_games += u.counts.finished;
+                    part.loops += u.counts.loops;
+                    if running {
+                        part.running_units += 1;
+                    } else {
+                        part.finished_units += 1;
+                    }
+                }
+            }
+            part
+        };
+        let all = || results.iter().chain(checkpoints);
+        let ranges = (range_units || range.is_some()).then(|| RangeProgress {
+            range,
+            part: part(false),
         });
+        let random = all().any(|u| u.random.is_some()).then(|| {
+            let mut seeds: Vec<u64> = all()
+                .filter_map(|u| Some(u.random.as_ref()?.seed))
+                .collect();
+            seeds.sort_unstable();
+            seeds.dedup();
+            RandomProgress {
+                planned: seeds.iter().map(|&seed| planned(all(), seed)).sum(),
+                seeds,
+                part: part(true),
+            }
+        });
+        let done = all().map(|u| u128::from(u.counts.deals)).sum();
+        let range_total = match &ranges {
+            Some(RangeProgress { range: None, .. }) => None,
+            Some(RangeProgress {
+                range: Some((start, end)),
+                ..
+            }) => Some(end.saturating_sub(*start)),
+            None => Some(0),
+        };
+        let total = range_total.map(|t| t + random.as_ref().map_or(0, |r| r.planned));
+        let own_rate = |u: &UnitFile| {
+            u.timing
+                .as_ref()
+                .filter(|t| t.seconds > 0.0)
+                .map_or(0.0, |t| u.counts.deals as f64 / t.seconds)
+        };
+        let seconds: f64 = all()
+            .filter_map(|u| u.timing.as_ref())
+            .map(|t| t.seconds)
+            .sum();
+        let cpu: f64 = all()
+            .filter_map(|u| u.timing.as_ref())
+            .map(|t| t.cpu_seconds)
+            .sum();
+        let running_rate: f64 = checkpoints.iter().map(own_rate).sum();
+        let left = total.map(|t| t.saturating_sub(done));
+        let mut best: Vec<GameRecord> = all().flat_map(|u| u.best.iter().cloned()).collect();
+        // Most cards, then most tricks, then the lowest index.
+        best.sort_by_key(|g| {
+            let index: u128 = g.index.parse().unwrap_or(u128::MAX);
+            std::cmp::Reverse((g.cards, g.tricks, std::cmp::Reverse(index)))
+        });
+        best.dedup_by(|x, y| x.index == y.index);
+        best.truncate(BEST_LISTED);
         // Running units are seen only through their checkpoints: how old
         // the oldest is.
         let oldest_checkpoint = checkpoints
@@ -174,25 +271,43 @@ impl Progress {
             .map(|t| now.saturating_sub(t.written))
             .max();
         Progress {
-            range,
-            total,
+            range: ranges,
+            random,
             done,
-            finished_units: done_units.len(),
-            running_units: checkpoints.len(),
-            fraction: if total == 0 {
-                1.0
+            total,
+            fraction: total.map(|t| if t == 0 { 1.0 } else { done as f64 / t as f64 }),
+            unit_rate: if seconds > 0.0 {
+                done as f64 / seconds
             } else {
-                done as f64 / total as f64
+                0.0
             },
-            rate,
             cpu_rate: if cpu > 0.0 { done as f64 / cpu } else { 0.0 },
+            running_rate,
             left,
-            eta: (rate > 0.0).then(|| left as f64 / rate),
-            best: best.cloned(),
-            loops: all().map(|u| u.counts.loops).sum(),
+            eta: left
+                .filter(|_| running_rate > 0.0)
+                .map(|l| l as f64 / running_rate),
+            best,
             oldest_checkpoint,
         }
     }
+}
+
+/// The deals a seed's units are to draw: a sharded run's whole count,
+/// plus any unsharded unit's own.
+fn planned<'a>(units: impl Iterator<Item = &'a UnitFile>, seed: u64) -> u128 {
+    let (mut run, mut own) = (0u128, 0u128);
+    for u in units.filter(|u| u.random.as_ref().is_some_and(|r| r.seed == seed)) {
+        match &u.shard {
+            Some(s) => run = run.max(s.end.parse().unwrap_or(0)),
+            None => {
+                own += u
+                    .range()
+                    .map_or(0, |(start, end)| end.saturating_sub(start))
+            }
+        }
+    }
+    run + own
 }
 
 #[cfg(test)]
@@ -209,15 +324,17 @@ mod tests {
         let progress = Progress::of_folder(&dir.0, Some((0, 1000)), u64::MAX).expect("reads");
         assert_eq!(
             (progress.done, progress.left, progress.total),
-            (250, 750, 1000)
+            (250, Some(750), Some(1000))
         );
-        assert_eq!((progress.finished_units, progress.running_units), (2, 0));
-        assert_eq!(progress.fraction, 0.25);
+        let part = &progress.range.as_ref().expect("range units").part;
+        assert_eq!((part.finished_units, part.running_units), (2, 0));
+        assert_eq!(progress.fraction, Some(0.25));
+        assert!(progress.random.is_none());
         // Without --range and without shards, the whole range is unknown.
-        let unknown = Progress::of_folder(&dir.0, None, 0).err();
-        assert!(
-            matches!(unknown, Some(ProgressError::NoRange)),
-            "{unknown:?}"
+        let unknown = Progress::of_folder(&dir.0, None, 0).expect("reads");
+        assert_eq!(
+            (unknown.done, unknown.total, unknown.left),
+            (250, None, None)
         );
     }
 }

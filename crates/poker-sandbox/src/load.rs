@@ -9,8 +9,10 @@
 //! time and the evaluator thread's that serves it. A game's own threads
 //! competing with each other extend nothing (their time is the game's).
 //! Where the game's threads can be listed (its cgroup), the extension is
-//! also at most how long they waited on a run queue: a program that sleeps
-//! while others work waits for nothing, and ends at its guard.
+//! also at most how long they and the evaluator's thread serving them
+//! waited on a run queue (a game waiting for its next card waits for the
+//! evaluator): a program that sleeps while others work waits for nothing,
+//! and ends at its guard.
 
 use crate::CpuMeter;
 use rustix::thread::{CpuSet, sched_getaffinity};
@@ -64,6 +66,13 @@ fn thread_time() -> Duration {
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
+/// How long the calling thread has waited on a run queue, ready to run.
+fn thread_waited() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = stat.split_ascii_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
 /// The CPUs the calling thread may run on.
 pub fn own_cpus() -> Vec<usize> {
     match sched_getaffinity(None) {
@@ -81,6 +90,7 @@ pub struct Guard {
     cpus: Vec<usize>,
     busy_before: Option<Duration>,
     evaluator_before: Duration,
+    evaluator_waited_before: Option<Duration>,
     /// The game's own CPU time, once its cgroup is known.
     meter: Option<CpuMeter>,
     /// The most its threads were seen to have waited for a CPU.
@@ -97,6 +107,7 @@ impl Guard {
             busy_before: busy_of(&cpus),
             cpus,
             evaluator_before: thread_time(),
+            evaluator_waited_before: thread_waited(),
             meter: None,
             waited: std::cell::Cell::new(Duration::ZERO),
         }
@@ -118,15 +129,19 @@ impl Guard {
     }
 
     /// When the game is stopped now: the wall limit after the start, plus
-    /// what others took so far, at most what the game's threads waited for
-    /// a CPU where that is known (and [`MOST_EXTENSION`] times the limit).
+    /// what others took so far, at most what the game's threads and the
+    /// calling (serving) thread waited for a CPU where that is known (and
+    /// [`MOST_EXTENSION`] times the limit).
     pub fn deadline(&self) -> Instant {
         let own = self.meter.as_ref().and_then(CpuMeter::read);
         let mut extension = self.others(own.unwrap_or_default()).unwrap_or_default();
         if let Some(waited) = self.meter.as_ref().and_then(CpuMeter::waited) {
             // Threads that ended take their waits with them: the most seen.
             self.waited.set(self.waited.get().max(waited));
-            extension = extension.min(self.waited.get());
+            let evaluator = thread_waited()
+                .zip(self.evaluator_waited_before)
+                .map_or(Duration::ZERO, |(now, before)| now.saturating_sub(before));
+            extension = extension.min(self.waited.get() + evaluator);
         }
         self.start + self.wall + extension.min(self.wall * MOST_EXTENSION)
     }

@@ -20,11 +20,26 @@ typedef struct CamiciaError {
   uint64_t offset;
 } CamiciaError;
 
+typedef struct CamiciaExtension {
+  char a[27];
+  char b[27];
+  char index[24];
+  struct CamiciaResult longest;
+  struct CamiciaResult original;
+  uint64_t added;
+  uint64_t joins_trick;
+  uint64_t joins_card;
+  uint64_t before_join;
+  uint64_t nodes;
+} CamiciaExtension;
+
 int camicia_simulate(const char *player_a, const char *player_b, struct CamiciaResult *out);
 
 int camicia_simulate_ex(const char *player_a, const char *player_b, struct CamiciaResult *out, struct CamiciaError *err);
 
 int camicia_simulate_penalties(const uint8_t *a, uint64_t a_len, const uint8_t *b, uint64_t b_len, struct CamiciaResult *out);
+
+int camicia_extend(const char *player_a, const char *player_b, struct CamiciaExtension *out);
 
 void p_startgame(void);
 
@@ -108,6 +123,8 @@ static const int POKER_ERR_NOT_IN_DECK = -15;
 static const int POKER_ERR_COUNT = -16;
 static const int POKER_ERR_TOKEN = -17;
 static const int POKER_ERR_DEAL_NUMBER = -18;
+static const int POKER_ERR_LOOP = -19;
+static const int POKER_ERR_NOT_FULL_DECK = -20;
 static const int POKER_ERR_RESERVED_99 = -99;
 static const int FREECELL_MIN_DEAL = 1;
 static const int FREECELL_LAYOUT_COLUMNS = 0;

@@ -20,6 +20,7 @@
 //! | -4 | `POKER_ERR_STARTED_TWICE` | `POKER_ERR_STARTED_TWICE`; `CAMICIA_ERR_INTERNAL` |
 //! | -5 .. -14 | as below | the same |
 //! | -15 .. -18 | as below | (none) |
+//! | -19, -20 | as below | (none) |
 //! | -99 | reserved: `POKER_ERR_RESERVED_99` | `FREECELL_ERR_INTERNAL`, `POKER_HAND_ERR_INTERNAL` |
 //!
 //! The one collision is 0.1's -2: `freecell_deal` returned it for a deal
@@ -102,6 +103,12 @@ pub const POKER_ERR_COUNT: c_int = -16;
 pub const POKER_ERR_TOKEN: c_int = -17;
 /// A FreeCell deal number outside 1..8589934591 (2^33 - 1).
 pub const POKER_ERR_DEAL_NUMBER: c_int = -18;
+/// A Camicia game that ends in a loop where a finished game is needed
+/// (`camicia_extend`: a loop has no longest deal).
+pub const POKER_ERR_LOOP: c_int = -19;
+/// Camicia hands that are not a full deck where one is needed
+/// (`camicia_extend`): 26 and 26 cards, four each of J, Q, K and A.
+pub const POKER_ERR_NOT_FULL_DECK: c_int = -20;
 /// Reserved, never returned: 0.1's `FREECELL_ERR_INTERNAL` and
 /// `POKER_HAND_ERR_INTERNAL` (since 0.2 `POKER_ERR_INTERNAL`). Kept so that
 /// the number is never given another meaning.

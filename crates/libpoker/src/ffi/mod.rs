@@ -6,6 +6,7 @@
 //! The header `include/poker.h` is generated from this module by cbindgen.
 
 pub mod camicia;
+pub mod camicia_extend;
 pub mod contest;
 pub mod contest_exit;
 mod deck_env_error;

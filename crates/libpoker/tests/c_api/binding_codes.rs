@@ -251,7 +251,7 @@ fn crate_version() -> (u64, u64) {
 #[test]
 fn the_0_1_names_are_announced_for_removal_and_gone_in_0_4() {
     let text = std::fs::read_to_string(common::root().join("include/poker.h")).unwrap();
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/bindings.md")).unwrap();
     let old = [
         "POKER_HAND_ERR_",
         "FREECELL_ERR_",

@@ -89,3 +89,16 @@ fn a_strict_c89_program_gets_the_same_results_through_the_header() {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+#[test]
+fn a_strict_c89_program_extends_the_published_records() {
+    let src = common::root().join("tests/c/camicia_extend.c");
+    let exe = common::compile_c_file("camicia_extend_c", &src, &["-std=c89"]);
+    let run = Command::new(&exe).output().unwrap();
+    assert!(
+        run.status.success(),
+        "C check failed at line {:?}: {}",
+        run.status.code(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+}

@@ -55,6 +55,15 @@ fn cases() -> Vec<Case> {
             leak_free: true,
         },
         Case {
+            name: "camicia_extend",
+            src: "tests/c/camicia_extend.c",
+            flags: &["-std=c89"],
+            env: vec![],
+            code: 0,
+            says: "ok",
+            leak_free: true,
+        },
+        Case {
             name: "card_token",
             src: "tests/c/card_token.c",
             flags: &["-std=c89"],

@@ -6,7 +6,7 @@ mod stats;
 mod tally;
 
 use crate::run_options::RunOptions;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use poker_judge::evaluator::{self, SandboxMode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +28,9 @@ use std::process::ExitCode;
 /// remaining games are played in fresh processes. The summary says which
 /// games ran where, and why. --fresh-processes starts one process per game
 /// instead, as a contest does.
+/// Games played when `--games` is not given.
+const DEFAULT_GAMES: u32 = 10_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The contestant: an executable linked against libpoker, or a .c,
@@ -36,7 +39,7 @@ pub struct Args {
     contestant: PathBuf,
 
     /// Number of games (random decks).
-    #[arg(long, value_name = "N", default_value_t = 10_000,
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES,
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
 
@@ -75,7 +78,7 @@ pub struct Args {
 /// Runs `poker bench`: plays the games, sums them up, and reports.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = args.run.config(SandboxMode::Auto)?;
-    config.jobs = jobs(args.jobs)?;
+    config.jobs = crate::jobs::bounded(args.jobs)?;
     config.fork_server = !args.fresh_processes;
     if let Some(path) = &args.html {
         crate::output_file::check_writable(path)?;
@@ -91,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let program = contestant.program.clone().map_err(anyhow::Error::msg)?;
     let plan = play::Plan {
         games: args.games as usize,
+        games_default: args.games == DEFAULT_GAMES,
         seed: args.seed,
         quiet: args.quiet,
     };
@@ -119,17 +123,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The games played at once: `--jobs`, or one per core, at most 4 per core.
-fn jobs(asked: Option<usize>) -> anyhow::Result<usize> {
-    let jobs = asked.unwrap_or_else(rayon::current_num_threads);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if jobs == 0 || jobs > 4 * cores {
-        bail!(
-            "--jobs must be from 1 to {} (4 per core on this machine), not {jobs}",
-            4 * cores
-        );
-    }
-    Ok(jobs)
 }

@@ -2,6 +2,7 @@
 //! the user how long a long run will take.
 
 use super::tally::Tally;
+use crate::numbers::count;
 use anyhow::Context;
 use poker_core::contest::ContestDeck;
 use poker_judge::evaluator::{self, GameResult, Program, RunConfig, Supervisor};
@@ -15,6 +16,9 @@ const LONG_RUN: usize = 1000;
 pub struct Plan {
     /// How many games (random decks).
     pub games: usize,
+    /// Whether that is the default (`--games` not given, or given the
+    /// default): the time estimate then says `--games` plays fewer.
+    pub games_default: bool,
     /// Base seed: deck i (1-based) is the practice deck of seed + i.
     pub seed: u64,
     /// Hide the progress bar.
@@ -81,11 +85,18 @@ pub fn play(
         .context("cannot run the games")?;
     if first < games {
         let per_game = start.elapsed().as_secs_f64() / first as f64;
+        let hint = if plan.games_default {
+            " (--games N plays fewer)"
+        } else {
+            ""
+        };
         bar.suspend(|| {
             eprintln!(
-                "poker: {games} games, {} at a time: about {} in all (fewer with --games)",
+                "poker: {} games, {} at a time: about {} for the games, at the pace of the first {}{hint}",
+                count(games as u64),
                 config.jobs,
-                duration(per_game * games as f64)
+                duration(per_game * games as f64),
+                count(first as u64),
             )
         });
         let rest = evaluator::play_many(

@@ -3,6 +3,7 @@
 
 use super::play::{Plan, Played};
 use super::stats::Summary;
+use crate::numbers::count;
 use crate::render;
 use poker_judge::evaluator::RunConfig;
 use poker_judge::evaluator::report::escape;
@@ -68,8 +69,14 @@ pub fn text(bench: &Bench) -> String {
         line(format!("{:<12}{text}", format!("{label}:")));
     }
     line(format!(
-        "games:      {} (deck i is the deck of POKER_SEED={}+i, i = 1..={}), {} at a time, {:.1} s",
-        plan.games, plan.seed, plan.games, config.jobs, bench.played.wall
+        "games:      {} (the decks of POKER_SEED={} to {}: --seed {} plus 1 to {}), {} at a time, {:.1} s",
+        count(plan.games as u64),
+        plan.seed_of(1),
+        plan.seed_of(plan.games),
+        plan.seed,
+        count(plan.games as u64),
+        config.jobs,
+        bench.played.wall
     ));
     line(format!(
         "score:      mean {:.3} ± {:.3} (standard error), sd {:.3}",

@@ -4,7 +4,6 @@
 use super::range::parse_range;
 use anyhow::Context;
 use poker_hunt::merge::{Merged, Outcome, Request, merge};
-use poker_hunt::odds::Odds;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print!("{}", text(&merged));
         print!("{}", extension_text(&merged));
         match &merged.odds {
-            Some(o) => print!("{}", odds_text(o)),
+            Some(o) => print!("{o}"),
             None if args.target.is_some() => println!(
                 "no odds: they are fitted on units of random deals (--count with --seed) only; \
                  a range's neighbouring indices share most of their deal, so its length \
@@ -101,8 +100,9 @@ fn text(m: &Merged) -> String {
     let c = &m.counts;
     if m.mode == "random" {
         out += &format!(
-            "random deals: {} unit(s) of distinct seeds; {} games re-simulated and confirmed\n",
-            m.units, m.verified_games
+            "random deals: {}; {} games re-simulated and confirmed\n",
+            poker_hunt::merge::random_coverage(m),
+            m.verified_games
         );
     } else {
         out += &format!(
@@ -165,55 +165,19 @@ fn text(m: &Merged) -> String {
             )
         }
         (None, None) => {
+            let rate = match s.loop_rate {
+                Some(rate) => format!("loop rate {rate:.3e}"),
+                None => format!(
+                    "{} loop(s) in {} deals of the range (a range is no random sample: no \
+                     loop rate)",
+                    c.loops, c.deals
+                ),
+            };
             out += &format!(
-                "loop rate {:.3e}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
-                s.loop_rate, s.singletons, s.doubletons
+                "{rate}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
+                s.singletons, s.doubletons
             )
         }
-    }
-    out
-}
-
-/// The odds as text.
-fn odds_text(o: &Odds) -> String {
-    let mut out = format!(
-        "odds of a game beyond {} cards, fitted on {} random deals ({}):\n",
-        o.target,
-        o.deals,
-        o.made_by.join("; ")
-    );
-    if let Some(t) = &o.without_extension {
-        out += &format!(
-            "  tail: the {1} games of {0}+ cards fall e-fold every {2:.0} cards ({3:.0}..{4:.0})\n",
-            t.from_cards, t.games, t.decay_cards, t.decay_low, t.decay_high
-        );
-    }
-    for (name, t) in [
-        ("without extension", &o.without_extension),
-        ("with extension", &o.with_extension),
-    ] {
-        let Some(t) = t else { continue };
-        out += &format!(
-            "  {name}: chance per deal {:.2e} ({:.2e}..{:.2e}); \
-             expected {:.3e} CPU-years ({:.3e}..{:.3e}) at {:.3e} CPU-seconds a deal\n",
-            t.chance,
-            t.chance_low,
-            t.chance_high,
-            t.cpu_years,
-            t.cpu_years_low,
-            t.cpu_years_high,
-            t.cpu_seconds_per_deal
-        );
-    }
-    if let Some(g) = &o.gain {
-        out += &format!(
-            "  extension's gain: {} of {} games of {}+ cards extended to a longer deal ({:.2}); \
-             gains fall e-fold every {:.0} cards ({:.0}..{:.0})\n",
-            g.longer, g.games, g.from, g.share, g.decay_cards, g.decay_low, g.decay_high
-        );
-    }
-    if o.without_extension.is_none() && o.with_extension.is_none() {
-        out += "  too few games to fit a tail\n";
     }
     out
 }

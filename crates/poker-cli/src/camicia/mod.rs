@@ -132,6 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let a = parse_deck(args.a.as_deref().unwrap_or(""), Player::A)?;
     let b = parse_deck(args.b.as_deref().unwrap_or(""), Player::B)?;
+    // Any hands are legal, but a deal meant as a full deck and mistyped
+    // plays a different game: say so where the output cannot be mistaken
+    // for part of the result.
+    if let Err(why) = Deal::new(&penalties(&a), &penalties(&b)) {
+        eprintln!("poker: warning: not a full deck ({why}); played as given");
+    }
     if let Some(path) = &args.svg {
         std::fs::write(path, crate::render::camicia_svg(&reference::trace(&a, &b))?)
             .with_context(|| format!("cannot write {}", path.display()))?;

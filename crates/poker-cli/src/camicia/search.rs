@@ -29,11 +29,10 @@ pub struct Args {
     /// deals and results on any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Deals simulated at once: worker threads, at least 1 (default: one
+    /// Worker threads simulating deals (default: one per core; at most 4
     /// per core). `--threads` is the same option.
-    #[arg(long, visible_alias = "threads", value_name = "N",
-          value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
+    #[arg(long, visible_alias = "threads", value_name = "N")]
+    jobs: Option<usize>,
     /// How many of the longest finished games to print.
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -125,10 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
-    let threads = match args.jobs {
-        Some(n) => NonZeroUsize::new(usize::from(n)).expect("clap keeps --jobs at least 1"),
-        None => std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
-    };
+    let threads =
+        NonZeroUsize::new(crate::jobs::bounded(args.jobs)?).expect("--jobs is at least 1");
     if let Some(done) = unit.as_ref().and_then(|u| u.finished(args.top)) {
         eprintln!(
             "poker: {} already holds the result of {}..{}; nothing to do",
@@ -170,8 +167,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Hunted::Stopped { signal, next } => {
             bar.finish_and_clear();
             eprintln!(
-                "poker: stopped by signal {signal}; checkpoint saved at index {next} \
-                 (run the same command again to resume)"
+                "poker: stopped by signal {signal}; checkpoint saved at {} {next} \
+                 (run the same command again to resume)",
+                position(hunt.unit.as_ref())
             );
             return Ok(ExitCode::from(128 + signal as u8));
         }
@@ -218,6 +216,14 @@ fn work(args: &Args) -> anyhow::Result<Work> {
     })
 }
 
+/// What a unit's positions count: indices, or a random run's draws.
+fn position(unit: Option<&Unit>) -> &'static str {
+    match unit {
+        Some(u) if u.random.is_some() => "draw",
+        _ => "index",
+    }
+}
+
 /// The run shown as it goes: the progress bar, each loop printed above it.
 struct Shown<'a> {
     bar: &'a indicatif::ProgressBar,
@@ -229,10 +235,11 @@ impl Watch for Shown<'_> {
     fn resumed(&self, at: u128) {
         if let Some(unit) = self.unit {
             eprintln!(
-                "poker: resuming from checkpoint {} at index {at} of {}..{}",
+                "poker: resuming from checkpoint {} at {} {at} of {}..{}",
                 unit.checkpoint
                     .as_deref()
                     .map_or("", |p| p.to_str().unwrap_or("")),
+                position(Some(unit)),
                 unit.range.0,
                 unit.range.1
             );

@@ -2,7 +2,7 @@
 //! result files and checkpoints, as they are.
 
 use super::range::parse_range;
-use poker_hunt::progress::Progress;
+use poker_hunt::progress::{Part, Progress};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,60 +31,146 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_or(0, |d| d.as_secs());
     let p = Progress::of_folder(&args.folder, range, now)?;
     if args.json {
-        println!(
-            "{}",
-            json!({
-                "start": p.range.0.to_string(), "end": p.range.1.to_string(),
-                "done": p.done.to_string(), "finished_units": p.finished_units,
-                "running_units": p.running_units, "fraction": p.fraction,
-                "deals_per_second": p.rate, "deals_per_cpu_second": p.cpu_rate,
-                "seconds_left": p.eta, "loops": p.loops, "best": p.best,
-                "oldest_checkpoint_seconds": p.oldest_checkpoint,
-            })
-        );
+        println!("{}", to_json(&p));
     } else {
         print!("{}", text(&p));
     }
     Ok(ExitCode::SUCCESS)
 }
 
+fn part_json(part: &Part) -> serde_json::Value {
+    json!({
+        "done": part.done.to_string(), "finished_units": part.finished_units,
+        "running_units": part.running_units, "finished_games": part.finished_games,
+        "loops": part.loops,
+    })
+}
+
+/// The progress as one JSON object.
+fn to_json(p: &Progress) -> serde_json::Value {
+    let whole = p.range.as_ref().and_then(|r| r.range);
+    let units = |f: fn(&Part) -> usize| parts(p).map(f).sum::<usize>();
+    json!({
+        "start": whole.map(|r| r.0.to_string()), "end": whole.map(|r| r.1.to_string()),
+        "done": p.done.to_string(),
+        "total": p.total.map(|t| t.to_string()),
+        "finished_units": units(|x| x.finished_units),
+        "running_units": units(|x| x.running_units),
+        "fraction": p.fraction,
+        "range": p.range.as_ref().map(|r| part_json(&r.part)),
+        "random": p.random.as_ref().map(|r| {
+            let mut v = part_json(&r.part);
+            v["seeds"] = json!(r.seeds);
+            v["planned"] = json!(r.planned.to_string());
+            v
+        }),
+        "deals_per_unit_second": p.unit_rate, "deals_per_cpu_second": p.cpu_rate,
+        "deals_per_second": p.running_rate,
+        "seconds_left": p.eta,
+        "loops": parts(p).map(|x| x.loops).sum::<u64>(),
+        "best": p.best.first(), "best_games": p.best,
+        "oldest_checkpoint_seconds": p.oldest_checkpoint,
+    })
+}
+
+/// What the units of each kind have done.
+fn parts(p: &Progress) -> impl Iterator<Item = &Part> {
+    let range = p.range.as_ref().map(|r| &r.part);
+    range.into_iter().chain(p.random.as_ref().map(|r| &r.part))
+}
+
+/// `N unit(s) finished, M with a checkpoint`.
+fn units(part: &Part) -> String {
+    format!(
+        "{} unit(s) finished, {} with a checkpoint",
+        part.finished_units, part.running_units
+    )
+}
+
 /// The progress as text.
 fn text(p: &Progress) -> String {
-    let mut out = format!(
-        "range {}..{}: {} of {} deals done ({:.2}%): {} unit(s) finished, {} with a checkpoint\n",
-        p.range.0,
-        p.range.1,
-        crate::numbers::count(p.done),
-        crate::numbers::count(p.total),
-        100.0 * p.fraction,
-        p.finished_units,
-        p.running_units
-    );
+    let count = crate::numbers::count;
+    let mut out = String::new();
+    if let Some(r) = &p.range {
+        out += &match r.range {
+            Some((start, end)) => {
+                let total = end.saturating_sub(start);
+                let share = if total == 0 {
+                    100.0
+                } else {
+                    100.0 * r.part.done as f64 / total as f64
+                };
+                format!(
+                    "range {start}..{end}: {} of {} deals done ({share:.2}%): {}\n",
+                    count(r.part.done),
+                    count(total),
+                    units(&r.part)
+                )
+            }
+            None => format!(
+                "index ranges: {} deals done: {} (give --range START..END for the share \
+                 done)\n",
+                count(r.part.done),
+                units(&r.part)
+            ),
+        };
+    }
+    if let Some(r) = &p.random {
+        let seeds: Vec<String> = r.seeds.iter().map(u64::to_string).collect();
+        out += &format!(
+            "random deals: {} of {} deals done (seed(s) {}): {}; {} finished game(s), {} \
+             loop(s)\n",
+            count(r.part.done),
+            count(r.planned),
+            seeds.join(", "),
+            units(&r.part),
+            count(u128::from(r.part.finished_games)),
+            r.part.loops
+        );
+    }
+    let running: usize = parts(p).map(|x| x.running_units).sum();
     out += &format!(
-        "rate {} since the first unit started; {}\n",
-        crate::numbers::rate(p.rate, "deals"),
-        match p.eta {
-            Some(s) if p.left > 0 => format!("about {} left", human_seconds(s)),
-            _ if p.left == 0 => "nothing left".to_string(),
-            _ => "time left unknown".to_string(),
+        "rate: {} a unit, {} deals per CPU-second (each unit's own recorded time); {}\n",
+        crate::numbers::rate(p.unit_rate, "deals"),
+        crate::numbers::amount(p.cpu_rate),
+        match (p.left, p.eta) {
+            (Some(0), _) => "nothing left".to_string(),
+            (Some(_), Some(s)) => format!(
+                "{running} unit(s) running at {}: about {} left",
+                crate::numbers::rate(p.running_rate, "deals"),
+                human_seconds(s)
+            ),
+            (_, None) if running == 0 => "no unit running".to_string(),
+            _ => format!(
+                "{running} unit(s) running at {}; time left unknown",
+                crate::numbers::rate(p.running_rate, "deals")
+            ),
         }
     );
-    out += &format!(
-        "(a running unit counts as of its last checkpoint{}, and not at all before its \
-         first: --checkpoint-every sets how often they are written)\n",
-        match p.oldest_checkpoint {
-            Some(age) => format!(", the oldest written {} ago", human_seconds(age as f64)),
-            None => String::new(),
-        }
-    );
-    let loops = p.loops;
-    out += &match &p.best {
-        Some(g) => format!(
-            "best so far: index {}, {} cards, {} tricks ({} {}); {loops} loop(s)\n",
-            g.index, g.cards, g.tricks, g.a, g.b
-        ),
-        None => format!("no finished game yet; {loops} loop(s)\n"),
-    };
+    if running > 0 {
+        out += &format!(
+            "(a running unit counts as of its last checkpoint{}, and not at all before its \
+             first: --checkpoint-every sets how often they are written)\n",
+            match p.oldest_checkpoint {
+                Some(age) => format!(", the oldest written {} ago", human_seconds(age as f64)),
+                None => String::new(),
+            }
+        );
+    }
+    if p.best.is_empty() {
+        out += "no finished game yet\n";
+    }
+    for (i, g) in p.best.iter().enumerate() {
+        let head = if i == 0 {
+            "best so far:"
+        } else {
+            "            "
+        };
+        out += &format!(
+            "{head} {} cards, {} tricks, index {} ({} {})\n",
+            g.cards, g.tricks, g.index, g.a, g.b
+        );
+    }
     out
 }
 

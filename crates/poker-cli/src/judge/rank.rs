@@ -1,6 +1,7 @@
 //! `poker rank`: the contest's ranking from a judge's scoreboard.
 
 use anyhow::Context;
+use poker_judge::evaluator::report::ranking_table;
 use poker_judge::evaluator::results::{ContestantResult, rank};
 use std::io::Read;
 use std::path::PathBuf;
@@ -11,8 +12,8 @@ use std::process::ExitCode;
 /// FILE (`-` for standard input) holds one contestant a line: a name, then
 /// whitespace, then the total (a whole number, e.g. a judge's score for
 /// the problem). Blank lines and lines starting with `#` are ignored; a
-/// name may contain spaces (the total is the last field). Prints rank,
-/// name, total and ranking points: the best total is worth 10 points,
+/// name may contain spaces (the total is the last field). Prints the
+/// ranking as `poker eval` does (rank, contestant, total, points): the best total is worth 10 points,
 /// others `10 * total / best` rounded to the nearest integer (halves up).
 /// A line without a total, a total that is not a whole number in
 /// 0..=4294967295, a repeated name or an empty list is an error.
@@ -51,8 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{shown}: not UTF-8 text"))?;
     let mut results = parse(&text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     rank(&mut results);
-    results.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.name.cmp(&b.name)));
-    print!("{}", table(&results));
+    print!("{}", ranking_table(&results));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -88,24 +88,4 @@ fn parse(text: &str) -> Result<Vec<ContestantResult>, String> {
         return Err("no contestants found".into());
     }
     Ok(results)
-}
-
-fn table(results: &[ContestantResult]) -> String {
-    let width = results
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let mut out = format!(
-        "{:>5}  {:<width$}  {:>10}  {:>6}\n",
-        "rank", "name", "total", "points"
-    );
-    for r in results {
-        out.push_str(&format!(
-            "{:>5}  {:<width$}  {:>10}  {:>6}\n",
-            r.rank, r.name, r.total, r.scaled
-        ));
-    }
-    out
 }

@@ -77,29 +77,47 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
         .max()
         .unwrap_or(1)
         .max(1);
-    // Headroom: the tallest bar reaches 4/7 of the height, the legend
-    // (two lines, in the upper left) stays above it.
-    let height = top * 7 / 4 + 2;
+    let legend = [
+        (
+            format!("contestant: mean {:.2} ± {:.2}", page.mean, page.mean_error),
+            GREEN,
+        ),
+        (
+            format!(
+                "hindsight optimum: mean {:.2} ± {:.2}",
+                page.best_mean, page.best_mean_error
+            ),
+            SLATE,
+        ),
+    ];
     let mut svg = String::new();
     {
-        // Drawn small with large text: a phone shows it at about 360 px,
-        // where its text stays about 12 px high.
-        let root = SVGBackend::with_string(&mut svg, (480, 320)).into_drawing_area();
+        // 480 units wide, shown at most 480 px wide, with plotters' size 19
+        // (15.3 px): no larger than the page's text on a laptop, about
+        // 11.5 px on a phone (360 px).
+        let root = SVGBackend::with_string(&mut svg, (480, 346)).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
+        // The legend above the plot, never over a bar.
+        let (key, plot) = root.split_vertically(58);
+        key_lines(&key, &legend, 19)?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(8)
-            .x_label_area_size(52)
+            .x_label_area_size(44)
             // Room for the tick labels and, left of them, the axis title.
-            .y_label_area_size(78)
-            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..height)?;
+            .y_label_area_size(64)
+            // A tenth of headroom above the tallest bar.
+            .build_cartesian_2d(-0.5f64..32.5f64, 0u32..top + top / 10 + 1)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .label_style(("sans-serif", 21))
-            .axis_desc_style(("sans-serif", 21))
+            // The labelled lines only: minor lines crowded the bars.
+            .light_line_style(TRANSPARENT)
+            .label_style(("sans-serif", 19))
+            .axis_desc_style(("sans-serif", 19))
             .x_desc("game total (points)")
             .y_desc("games")
             .x_labels(9)
+            .y_labels(6)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw()?;
         let bars = |counts: [u32; 33], offset: f64, color: RGBColor| {
@@ -112,112 +130,111 @@ fn histogram(page: &BenchPage) -> anyhow::Result<String> {
                     Rectangle::new([(x, 0), (x + 0.42, n)], color.filled())
                 })
         };
-        chart
-            .draw_series(bars(played, -0.44, GREEN))?
-            .label(format!(
-                "contestant: mean {:.2} ± {:.2}",
-                page.mean, page.mean_error
-            ))
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], GREEN.filled()));
-        chart
-            .draw_series(bars(best, 0.02, SLATE))?
-            .label(format!(
-                "hindsight optimum: mean {:.2} ± {:.2}",
-                page.best_mean, page.best_mean_error
-            ))
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], SLATE.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 21))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        chart.draw_series(bars(played, -0.44, GREEN))?;
+        chart.draw_series(bars(best, 0.02, SLATE))?;
         root.present()?;
     }
     Ok(svg)
 }
 
-/// A Camicia game as a chart: the cards each player holds at the start and
-/// after every trick; for a loop, the trick where the repeating part starts
-/// is marked.
+/// A chart's key drawn in its own strip: a swatch and a label a line, in
+/// text `size` units high.
+fn key_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    lines: &[(String, RGBColor)],
+    size: i32,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let top_left = Pos::new(HPos::Left, VPos::Top);
+    for (i, (label, color)) in lines.iter().enumerate() {
+        let y = 4 + i as i32 * (size + 6);
+        area.draw(&Rectangle::new(
+            [(16, y + 2), (16 + size - 2, y + size - 2)],
+            color.filled(),
+        ))?;
+        area.draw(&Text::new(
+            label.clone(),
+            (16 + size + 8, y),
+            ("sans-serif", size).into_font().color(&BLACK).pos(top_left),
+        ))?;
+    }
+    Ok(())
+}
+
+/// A Camicia game as a chart: the cards player A holds at the start and
+/// after every trick (B holds the rest: the two lines would mirror each
+/// other); for a loop, the trick where the repeating part starts is marked.
 pub fn camicia_svg(trace: &Trace) -> anyhow::Result<String> {
     // Round r starts after trick r - 1: its first row has an empty pile.
-    let mut points: Vec<(u64, usize, usize)> = Vec::new();
+    let mut points: Vec<(u64, usize)> = Vec::new();
     for row in &trace.rows {
         if row.pile.is_empty() && points.last().is_none_or(|p| p.0 + 1 == row.round) {
-            points.push((row.round, row.a.len(), row.b.len()));
+            points.push((row.round, row.a.len()));
         }
     }
     let tricks = points.len().saturating_sub(1).max(1) as u64;
-    let cards = points.first().map_or(1, |p| p.1 + p.2).max(1);
-    // Headroom above the deal's card count: the legend sits there, clear
-    // of the players' peaks.
-    let top = cards + cards / 2 + 1;
+    let cards = trace
+        .rows
+        .first()
+        .map_or(1, |r| r.a.len() + r.b.len() + r.pile.len())
+        .max(1);
+    let loop_start = trace.repeat.map(|(_, first)| first.saturating_sub(1));
+    let mut key = vec![(
+        format!("player A's cards (B holds the rest of the {cards})"),
+        GREEN,
+    )];
+    if let Some(start) = loop_start {
+        key.push((format!("the loop starts here (after trick {start})"), BLACK));
+    }
     let mut svg = String::new();
     {
         // As the bench histogram: a small canvas with large text, readable
         // shown at its own width and at a phone's.
-        let root = SVGBackend::with_string(&mut svg, (560, 360)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (560, 400)).into_drawing_area();
         root.fill(&WHITE)?;
         let o = trace.outcome;
-        let mut chart = ChartBuilder::on(&root)
+        let (top, plot) = root.split_vertically(36 + 26 * key.len() as u32);
+        let (title, key_area) = top.split_vertically(32);
+        title.draw(&Text::new(
+            format!(
+                "Camicia: {}, {} cards, {} tricks",
+                o.status, o.cards, o.tricks
+            ),
+            (16, 6),
+            ("sans-serif", 20)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+        ))?;
+        // The key above the plot, never over the lines or the loop mark.
+        key_lines(&key_area, &key, 20)?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(12)
-            .caption(
-                format!(
-                    "Camicia: {}, {} cards, {} tricks",
-                    o.status, o.cards, o.tricks
-                ),
-                ("sans-serif", 20),
-            )
             .x_label_area_size(48)
             .y_label_area_size(72)
-            .build_cartesian_2d(0u64..tricks, 0usize..top)?;
+            .build_cartesian_2d(0u64..tricks, 0usize..cards)?;
         chart
             .configure_mesh()
+            .light_line_style(TRANSPARENT)
             .label_style(("sans-serif", 20))
             .axis_desc_style(("sans-serif", 20))
             .x_labels(5)
             .y_labels(5)
             .x_desc("tricks played")
-            .y_desc("cards held")
+            .y_desc("A's cards")
             .draw()?;
-        if let Some((_, first)) = trace.repeat {
-            let start = first.saturating_sub(1);
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(start, 0), (start, top)],
-                    ShapeStyle::from(&BLACK).stroke_width(2),
-                )))?
-                .label(format!("the loop starts here (after trick {start})"))
-                .legend(|(x, y)| {
-                    PathElement::new(
-                        vec![(x, y), (x + 14, y)],
-                        ShapeStyle::from(&BLACK).stroke_width(2),
-                    )
-                });
+        if let Some(start) = loop_start {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(start, 0), (start, cards)],
+                ShapeStyle::from(&BLACK).stroke_width(2),
+            )))?;
         }
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.0 - 1, p.1)),
-                GREEN.stroke_width(2),
-            ))?
-            .label("player A")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], GREEN.stroke_width(2)));
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.0 - 1, p.2)),
-                CARD_RED.stroke_width(2),
-            ))?
-            .label("player B")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CARD_RED.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 20))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.0 - 1, p.1)),
+            GREEN.stroke_width(2),
+        ))?;
         root.present()?;
     }
     Ok(svg)

@@ -18,6 +18,45 @@ fn play_prints_status_cards_and_tricks() {
 }
 
 #[test]
+fn a_deal_that_is_not_a_full_deck_is_played_with_a_warning() {
+    let run = |args: &[&str]| {
+        let out = crate::common::poker().args(args).output().unwrap();
+        assert!(out.status.success());
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    // The seed's example: 6 and 7 cards, played as the rules say.
+    let (out, err) = run(&["camicia", "2 A 7 8 Q 10", "3 4 5 6 K 9 J"]);
+    assert_eq!(out, "status: finished\ncards: 13\ntricks: 1\n");
+    assert_eq!(
+        err,
+        "poker: warning: not a full deck (a numbered deal has 26 cards per player, not 6 and \
+         7); played as given\n"
+    );
+    // Nessler's record with one number card too many for B, and with a
+    // number card typed as a king: warned, the JSON as it was.
+    let (out, err) = run(&["camicia", NESSLER_A, &format!("{NESSLER_B}-"), "--json"]);
+    assert!(
+        out.starts_with("{\"cards\":") && !out.contains("warning"),
+        "{out}"
+    );
+    assert!(err.contains("not 26 and 27"), "{err}");
+    let (_, err) = run(&["camicia", NESSLER_A, &NESSLER_B.replacen('-', "K", 1)]);
+    assert!(
+        err.contains("not 4 J, 4 Q, 5 K, 4 A and 35 number cards"),
+        "{err}"
+    );
+    // A full deck: no word.
+    let (out, err) = run(&["camicia", NESSLER_A, NESSLER_B]);
+    assert_eq!(
+        (out.as_str(), err.as_str()),
+        ("status: finished\ncards: 8344\ntricks: 1164\n", "")
+    );
+}
+
+#[test]
 fn play_accepts_dash_notation_and_prints_json() {
     let (ok, out) = poker(&["camicia", NESSLER_A, NESSLER_B, "--json"]);
     assert!(ok);

@@ -1,4 +1,5 @@
-//! Every C, Pascal and Python example in README.md and docs/bindings.md
+//! Every C, Pascal and Python example in README.md, docs/contestant.md and
+//! docs/bindings.md
 //! compiles and runs against the fresh library (the Pascal and Python ones
 //! in the Pascal and Python tiers of `common::tier`).
 
@@ -38,7 +39,7 @@ fn check(output: &Output, what: &str) {
     );
 }
 
-const FILES: [&str; 2] = ["README.md", "docs/bindings.md"];
+const FILES: [&str; 3] = ["README.md", "docs/contestant.md", "docs/bindings.md"];
 
 #[test]
 fn c_examples_in_the_docs_run() {
@@ -105,7 +106,13 @@ fn python_examples_in_the_docs_run() {
                     ),
                     "{out}"
                 );
-                assert!(out.ends_with("5H 3H 3C 7S 7D TC\n"), "{out}");
+                assert!(out.contains("5H 3H 3C 7S 7D TC\n"), "{out}");
+                assert!(
+                    out.ends_with(
+                        "7225 68 --A-Q--J--J---Q--AJ-K---K- -J-------Q------A--A--QKK-\n"
+                    ),
+                    "{out}"
+                );
             }
             count += 1;
         }
@@ -158,7 +165,7 @@ fn readme_and_eval_help_give_the_same_compile_commands() {
             .map(words)
             .collect()
     };
-    let readme = blocks("README.md", "text").join("");
+    let readme = blocks("docs/organiser.md", "text").join("");
     assert_eq!(commands(&help).len(), 4, "{help}");
     assert_eq!(commands(&readme), commands(&help));
 }
@@ -182,7 +189,7 @@ fn bindings_doc_names_every_c_example() {
 
 #[test]
 fn readme_prerequisites_name_every_tool_ci_requires() {
-    let readme = read("README.md");
+    let readme = read("docs/development.md");
     let ci = read(".ci/run");
     let list = ci
         .lines()
@@ -199,7 +206,7 @@ fn readme_prerequisites_name_every_tool_ci_requires() {
         };
         assert!(
             readme.contains(&format!("`{debian}`")),
-            "README omits {debian}"
+            "docs/development.md omits {debian}"
         );
     }
 }
@@ -280,7 +287,7 @@ fn normalised(line: &str) -> String {
 /// the real line's start), measured figures and the compiler aside.
 #[test]
 fn the_readme_sample_report_matches_poker_eval() {
-    let readme = blocks("README.md", "text");
+    let readme = blocks("docs/organiser.md", "text");
     let sample = readme
         .iter()
         .find(|b| b.starts_with("greedy (c_examples/greedy.c)"))
@@ -316,7 +323,7 @@ fn the_readme_sample_report_matches_poker_eval() {
 fn pascal_unit_folders_are_not_camicia_work_unit_folders() {
     let camicia = std::fs::read_to_string(common::root().join("docs/camicia.md")).unwrap();
     assert!(camicia.contains("(default `units/`)"), "docs/camicia.md");
-    for file in FILES {
+    for file in ["docs/contestant.md", "docs/bindings.md"] {
         let text = std::fs::read_to_string(common::root().join(file)).unwrap();
         let folders: Vec<&str> = text
             .split_whitespace()

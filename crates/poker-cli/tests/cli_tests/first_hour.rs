@@ -175,11 +175,20 @@ fn rank_says_rank_and_standard_input_as_the_other_commands_do() {
     let ranked = poker(&["rank", "-"], "alice 30\nbob 15\n");
     assert!(ranked.status.success(), "{}", common::stderr(&ranked));
     let text = common::stdout(&ranked);
-    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
-    assert_eq!(header, ["rank", "name", "total", "points"]);
+    // The table `poker eval` ends with: its heading, then its columns
+    // (with the same indent and the same word, "contestant").
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("ranking (the best total is worth 10 points)")
+    );
+    assert!(
+        lines.next().unwrap().starts_with("  rank  contestant  "),
+        "{text}"
+    );
     // 10 points for the best, 10 * 15 / 30 = 5 for the other.
     assert!(
-        text.contains("alice") && text.lines().nth(2).unwrap().ends_with(" 5"),
+        text.contains("alice") && text.lines().nth(3).unwrap().ends_with(" 5"),
         "{text}"
     );
     let bad = poker(&["rank", "-"], "alice lots\n");

@@ -549,16 +549,10 @@ fn the_report_reads_on_a_phone_numbers_do_not_wrap_and_games_stay_two_up() {
             assert!(v["name_lines"][0].as_u64().unwrap() >= 2, "{v}");
         }
     }
-    // The pictures in docs/ (README), refreshed with POKER_BLESS=1.
+    // Screenshots to look at beside the measures (docs/pictures/ has its
+    // own, from tests/pictures.sh).
     for (width, height) in [(1280u32, 2200u32), (390, 3000)] {
         let shot = dir.join(format!("eval-report-{width}.png"));
         browser::screenshot(chromium, &html, width, height, &shot);
-        if std::env::var_os("POKER_BLESS").is_some() {
-            std::fs::copy(
-                &shot,
-                common::root().join(format!("docs/eval-report-{width}.png")),
-            )
-            .unwrap();
-        }
     }
 }

@@ -21,7 +21,7 @@ fn poker(args: &[&str]) -> std::process::Output {
 
 /// Loads `page` (HTML or SVG text) at `width` px in Chromium, runs
 /// `script`, screenshots it next to `file`, and returns the findings.
-fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
+pub(crate) fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
     let page = std::fs::read_to_string(file).unwrap();
     let harness = file.with_extension(format!("{width}.html"));
     std::fs::write(&harness, browser::harness(&page, width, script)).unwrap();
@@ -36,7 +36,7 @@ fn in_browser(chromium: &str, file: &Path, width: u32, script: &str) -> Value {
 
 /// Boxes in the page and whether two meet (more than half a pixel), for
 /// the scripts below.
-const BOXES: &str = r##"
+pub(crate) const BOXES: &str = r##"
 function box(e) { var b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; }
 function meet(a, b) { return a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 && b.t < a.b - 0.5; }
 function within(a, b) { return a.l >= b.l - 0.5 && a.r <= b.r + 0.5 && a.t >= b.t - 0.5 && a.b <= b.b + 0.5; }
@@ -105,12 +105,20 @@ fn the_bench_page_shows_both_histograms_and_means() {
     let script = BOXES.to_string()
         + r##"
       var rects = Array.from(doc.querySelectorAll("svg rect"));
-      // The legend (its border) covers no bar; the y axis's title no tick
-      // label.
-      var legend = box(rects.filter(function (r) { return r.getAttribute("stroke") === "#000000"; })[0]);
-      var bar_boxes = rects.filter(function (r) { var f = r.getAttribute("fill"); return f === "#2E6B3A" || f === "#3D5A80"; })
-        .map(box).filter(function (b) { return !within(b, legend); });
       var texts = Array.from(doc.querySelectorAll("svg text"));
+      // The legend's lines cover no bar; the y axis's title no tick label.
+      var legend = texts.filter(function (t) { return t.textContent.indexOf("mean") >= 0; }).map(box);
+      // A swatch sits left of its legend line, on the same row.
+      var swatches = rects.filter(function (r) { var b = box(r); return legend.some(function (l) {
+        return b.r <= l.l && Math.abs((b.t + b.b) / 2 - (l.t + l.b) / 2) < 8; }); });
+      var bar_boxes = rects.filter(function (r) { var f = r.getAttribute("fill"); return f === "#2E6B3A" || f === "#3D5A80"; })
+        .filter(function (r) { return swatches.indexOf(r) < 0; }).map(box);
+      var svg_el = doc.querySelector("svg");
+      // The chart's text as rendered, against the page's.
+      var scale = svg_el.getBoundingClientRect().width / svg_el.viewBox.baseVal.width;
+      var chart_font = Math.max.apply(null, texts.map(function (t) { return parseFloat(win.getComputedStyle(t).fontSize); })) * scale;
+      var tick_values = texts.filter(function (t) { return t.getAttribute("text-anchor") === "end"; })
+        .map(function (t) { return parseFloat(t.textContent); });
       var title = box(texts.filter(function (t) { return (t.getAttribute("transform") || "").indexOf("rotate") >= 0; })[0]);
       var ticks = texts.filter(function (t) { return t.getAttribute("text-anchor") === "end"; }).map(box);
       function bars(fill) { return rects.filter(function (r) { return r.getAttribute("fill") === fill; }).length; }
@@ -118,7 +126,10 @@ fn the_bench_page_shows_both_histograms_and_means() {
       return { width: doc.documentElement.clientWidth, scroll_width: doc.documentElement.scrollWidth,
                played: bars("#2E6B3A"), best: bars("#3D5A80"), svg_right: svg.right,
                mean: doc.getElementById("mean").innerText, texts: doc.body.innerText,
-               legend_over_bars: bar_boxes.filter(function (b) { return meet(b, legend); }).length,
+               legend_lines: legend.length,
+               legend_over_bars: bar_boxes.filter(function (b) { return legend.some(function (l) { return meet(b, l); }); }).length,
+               top_tick: Math.max.apply(null, tick_values), gridlines: doc.querySelectorAll("svg line").length,
+               chart_font: chart_font, page_font: parseFloat(win.getComputedStyle(doc.body).fontSize),
                bars_outside_legend: bar_boxes.length,
                title_over_ticks: ticks.filter(function (t) { return meet(t, title); }).length, ticks: ticks.length,
                svg_texts: Array.from(doc.querySelectorAll("svg text")).map(function (t) { return t.textContent; }).join("|"),
@@ -128,10 +139,39 @@ fn the_bench_page_shows_both_histograms_and_means() {
     for width in [1280, 390] {
         let page = in_browser(chromium, &html, width, &script);
         assert_eq!(page["width"], width);
+        assert_eq!(page["legend_lines"], 2, "{page}");
         assert_eq!(
             page["legend_over_bars"], 0,
             "the legend covers a bar: {page}"
         );
+        // The y axis ends a little above the tallest bar (its highest
+        // labelled line at most a fifth above it, plus rounding to a whole
+        // game), and draws a line at its labels only.
+        let tallest = [&totals, &optima]
+            .iter()
+            .flat_map(|v| v.iter().map(|t| v.iter().filter(|u| *u == t).count()))
+            .max()
+            .unwrap() as f64;
+        let top_tick = page["top_tick"].as_f64().unwrap();
+        assert!(
+            top_tick <= tallest * 1.2 + 1.0,
+            "the y axis runs to {top_tick} over bars of at most {tallest}: {page}"
+        );
+        assert!(
+            page["gridlines"].as_u64() <= page["ticks"].as_u64(),
+            "minor gridlines: {page}"
+        );
+        // On a laptop the chart's text is no larger than the page's.
+        if width == 1280 {
+            let (chart, text) = (
+                page["chart_font"].as_f64().unwrap(),
+                page["page_font"].as_f64().unwrap(),
+            );
+            assert!(
+                chart <= text + 0.5,
+                "chart text {chart} px, page text {text} px: {page}"
+            );
+        }
         assert!(page["bars_outside_legend"].as_u64() > Some(0), "{page}");
         assert_eq!(
             page["title_over_ticks"], 0,
@@ -193,7 +233,16 @@ fn bench_fails_when_every_game_fails() {
 const SVG_SCRIPT: &str = r##"
   var svg = doc.querySelector("svg");
   var box = svg.getBoundingClientRect();
+  function near(a, b) { var p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom; }
+  var marker = Array.from(svg.querySelectorAll("polyline")).filter(function (p) {
+    return p.getAttribute("stroke-width") === "2" && p.getAttribute("stroke") === "#000000"; });
+  var key = Array.from(svg.querySelectorAll("text")).filter(function (t) { return /player A|loop starts/.test(t.textContent); });
   return {
+    key_over_marker: key.filter(function (t) { return marker.some(function (m) { return near(t, m); }); }).length,
+    markers: marker.length,
+    y_ticks: Array.from(svg.querySelectorAll("text")).filter(function (t) { return t.getAttribute("text-anchor") === "end"; })
+      .map(function (t) { return parseFloat(t.textContent); }),
     texts: Array.from(svg.querySelectorAll("text")).map(function (t) { return [t.textContent.trim(), t.getAttribute("fill")]; }),
     lines: Array.from(svg.querySelectorAll("polyline")).map(function (p) {
       return [p.getAttribute("stroke"), p.getAttribute("points").trim().split(/\s+/).length, p.getAttribute("points").trim()]; }),
@@ -220,18 +269,34 @@ fn the_camicia_chart_has_a_point_per_trick_and_marks_a_loop() {
         let tricks = result["tricks"].as_u64().unwrap() as usize;
         let page = in_browser(chromium, &svg, 820, SVG_SCRIPT);
         let lines = page["lines"].as_array().unwrap();
-        // Player A's and B's lines: the deal, then one point per trick.
-        for color in ["#2E6B3A", "#C62828"] {
-            // The longest of its colour (its legend swatch is 2 points).
-            let line = lines
-                .iter()
-                .filter(|l| l[0] == color)
-                .max_by_key(|l| l[1].as_u64())
-                .unwrap_or_else(|| panic!("no line {color}: {page}"));
-            assert_eq!(line[1], tricks + 1, "{line}");
-        }
+        // Player A's line: the deal, then one point per trick. B holds the
+        // rest, so B's line would only mirror it: it is not drawn.
+        let line = lines
+            .iter()
+            .find(|l| l[0] == "#2E6B3A")
+            .unwrap_or_else(|| panic!("no line for A: {page}"));
+        assert_eq!(line[1], tricks + 1, "{line}");
+        assert!(!lines.iter().any(|l| l[0] == "#C62828"), "{page}");
         let texts = page["texts"].to_string();
         assert_eq!(texts.contains("the loop starts here"), is_loop, "{texts}");
+        assert_eq!(page["markers"], u64::from(is_loop), "{page}");
+        assert_eq!(
+            page["key_over_marker"], 0,
+            "the key covers the loop mark: {page}"
+        );
+        // The axis runs to the cards in play, not beyond: A holds at most
+        // all of them.
+        let cards = (a.split_whitespace().count() + b.split_whitespace().count()) as f64;
+        let top = page["y_ticks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_f64)
+            .fold(0.0, f64::max);
+        assert!(
+            top > 0.0 && top <= cards,
+            "y axis to {top} for {cards} cards: {page}"
+        );
         assert_eq!(page["rects"], 0);
     }
 }

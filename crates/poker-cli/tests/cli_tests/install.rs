@@ -145,6 +145,12 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
         "bin/poker",
         "share/libpoker/pascal/poker.pas",
         "share/libpoker/python/libpoker.py",
+        "share/man/man1/poker.1.gz",
+        "share/man/man1/poker-eval.1.gz",
+        "share/man/man1/poker-camicia-search.1.gz",
+        "share/bash-completion/completions/poker",
+        "share/zsh/vendor-completions/_poker",
+        "share/fish/vendor_completions.d/poker.fish",
     ] {
         assert!(prefix.join(file).is_file(), "{file} not installed");
     }
@@ -214,21 +220,21 @@ fn an_installed_prefix_builds_a_c_program_through_pkg_config() {
     assert!(run.status.success(), "{}", common::stderr(&run));
     assert_eq!(common::stdout(&run), expected);
 
-    // The README's link lines, as it writes them (after `cc prog.c`, or
-    // `cc -static prog.c`), each run with no LD_LIBRARY_PATH: the rpath
+    // The link lines of docs/bindings.md, as it writes them (after `cc
+    // FILE.c`, or `cc -static prog.c`), each run with no LD_LIBRARY_PATH: the rpath
     // one-liner (the shared library found through the rpath); a fully
     // static program (no dynamic section at all); libpoker.a alone in a
     // program that loads glibc.
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/bindings.md")).unwrap();
     let rpath = "$(pkg-config --cflags --libs libpoker) -Wl,-rpath,$(pkg-config --variable=libdir libpoker)";
     let full = "-static $(pkg-config --static --cflags --libs libpoker)";
     let archive = "$(pkg-config --cflags libpoker) $(pkg-config --static --libs libpoker | sed 's/-lpoker/-l:libpoker.a/')";
     for (name, libs) in [("rpath", rpath), ("full", full), ("archive", archive)] {
         let line = match libs.strip_prefix("-static ") {
             Some(rest) => format!("cc -static prog.c {rest}"),
-            None => format!("cc prog.c {libs}"),
+            None => format!(".c {libs}"),
         };
-        assert!(readme.contains(&line), "the README lacks {line}");
+        assert!(readme.contains(&line), "docs/bindings.md lacks {line}");
         let exe = dir.join(format!("use_pkg_config_{name}"));
         build(&exe, libs);
         let dynamic = dynamic_section(&exe);
@@ -345,4 +351,56 @@ fn an_install_into_a_searched_prefix_runs_ldconfig() {
     let said = install_with_path(&prefix, &path);
     assert!(ran.is_file(), "ldconfig did not run: {said}");
     assert!(!said.contains("does not search"), "{said}");
+}
+
+/// The fenced block of `docs/bindings.md` that follows the line `after`.
+fn docs_block_after(after: &str) -> String {
+    let doc = std::fs::read_to_string(common::root().join("docs/bindings.md")).unwrap();
+    let start = doc
+        .find(after)
+        .unwrap_or_else(|| panic!("docs/bindings.md lacks {after:?}"));
+    let rest = &doc[start..];
+    let open = rest.find("```sh").expect("a sh block");
+    let body = &rest[open..];
+    let body = &body[body.find('\n').unwrap() + 1..];
+    body[..body.find("```").unwrap()].to_string()
+}
+
+// The user-prefix recipe of docs/bindings.md, in the order written, in a
+// clean shell (only HOME and a system PATH): the install (here
+// `install-files` of the test build, which is what `make install` does
+// after building), then the lines that link and run a program.
+#[test]
+fn the_docs_user_prefix_recipe_runs_in_order_in_a_clean_shell() {
+    needs!(tier::INSTALL);
+    let home = common::scratch("install").join("home");
+    let _ = std::fs::remove_dir_all(&home);
+    let recipe = docs_block_after("**Under a user prefix**");
+    let mut lines = recipe.lines();
+    assert_eq!(lines.next(), Some("make install PREFIX=$HOME/.local"));
+    let said = install(&home.join(".local"));
+    assert!(said.contains("export PKG_CONFIG_PATH="), "{said}");
+    let work = home.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("many_games.c"), PROGRAM).unwrap();
+    let script: String = lines.map(|l| format!("{l}\n")).collect();
+    let output = Command::new("env")
+        .arg("-i")
+        .arg(format!("HOME={}", home.display()))
+        .arg("PATH=/usr/local/bin:/usr/bin:/bin")
+        .args(["bash", "--noprofile", "--norc", "-e", "-c", &script])
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the recipe failed:\n{script}\n{}{}",
+        common::stdout(&output),
+        common::stderr(&output)
+    );
+    // The contest text's worked example: 11 points.
+    assert_eq!(
+        common::stdout(&output),
+        format!("{} 11\n", cargo_toml_version())
+    );
 }

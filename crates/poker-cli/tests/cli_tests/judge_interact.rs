@@ -191,7 +191,7 @@ fn rank_scales_the_best_total_to_ten_points_as_the_contest_text_does() {
     assert!(output.status.success(), "{}", common::stderr(&output));
     let rows: Vec<Vec<String>> = common::stdout(&output)
         .lines()
-        .skip(1)
+        .skip(2)
         .map(|l| l.split_whitespace().map(String::from).collect())
         .collect();
     assert_eq!(

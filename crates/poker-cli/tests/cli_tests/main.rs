@@ -14,6 +14,7 @@ mod cli;
 #[path = "../../../../tests/common/mod.rs"]
 mod common;
 mod cpp;
+mod doc_commands;
 mod docs;
 mod evaluator;
 mod fair_timing;
@@ -31,8 +32,10 @@ mod judge_package;
 mod lean_library;
 mod load;
 mod machine_lease;
+mod manual;
 mod pascal;
 mod paste_safe;
+mod pictures;
 mod python;
 mod sandbox_attacks;
 mod sandbox_limits_cli;

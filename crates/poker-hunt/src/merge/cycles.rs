@@ -30,11 +30,12 @@ pub struct CycleStats {
     /// Chao1 = distinct + singletons^2 / (2 doubletons), only when both
     /// exist.
     pub chao1: Option<f64>,
-    /// With no loop among `deals` deals: the rule of three's 95% upper
-    /// bound on the loop rate, 3 / deals.
+    /// With no loop among `deals` random deals: the rule of three's 95%
+    /// upper bound on the loop rate, 3 / deals (`None` for index ranges,
+    /// which are no random sample).
     pub loop_rate_upper_95: Option<f64>,
-    /// Loops per deal seen.
-    pub loop_rate: f64,
+    /// Loops per deal seen, for random deals (`None` for index ranges).
+    pub loop_rate: Option<f64>,
 }
 
 /// The loops grouped by cycle, most deals first.
@@ -59,7 +60,14 @@ pub(super) fn cycle_counts(loops: &[GameRecord]) -> Vec<CycleCount> {
 }
 
 /// Distinct cycles and what can be said about unseen ones.
-pub(super) fn cycle_stats(cycles: &[CycleCount], deals: u64, loops: u64) -> CycleStats {
+/// Rates only for `random` deals: a range's neighbouring indices share most
+/// of their deal.
+pub(super) fn cycle_stats(
+    cycles: &[CycleCount],
+    deals: u64,
+    loops: u64,
+    random: bool,
+) -> CycleStats {
     let singletons = cycles.iter().filter(|c| c.deals == 1).count();
     let doubletons = cycles.iter().filter(|c| c.deals == 2).count();
     let chao1 = (singletons > 0 && doubletons > 0)
@@ -69,12 +77,8 @@ pub(super) fn cycle_stats(cycles: &[CycleCount], deals: u64, loops: u64) -> Cycl
         singletons,
         doubletons,
         chao1,
-        loop_rate_upper_95: (loops == 0 && deals > 0).then(|| 3.0 / deals as f64),
-        loop_rate: if deals == 0 {
-            0.0
-        } else {
-            loops as f64 / deals as f64
-        },
+        loop_rate_upper_95: (random && loops == 0 && deals > 0).then(|| 3.0 / deals as f64),
+        loop_rate: (random && deals > 0).then(|| loops as f64 / deals as f64),
     }
 }
 
@@ -100,15 +104,19 @@ mod tests {
     #[test]
     fn chao1_needs_singletons_and_doubletons() {
         // 4 cycles seen, 2 once and 1 twice: 4 + 2^2 / (2 * 1) = 6.
-        let s = cycle_stats(&seen(&[1, 1, 2, 5]), 1000, 9);
+        let s = cycle_stats(&seen(&[1, 1, 2, 5]), 1000, 9, true);
         assert_eq!((s.distinct, s.singletons, s.doubletons), (4, 2, 1));
         assert_eq!(s.chao1, Some(6.0));
         assert_eq!(s.loop_rate_upper_95, None);
         // No doubleton: no estimate, only the count.
-        assert_eq!(cycle_stats(&seen(&[1, 3]), 1000, 4).chao1, None);
+        assert_eq!(cycle_stats(&seen(&[1, 3]), 1000, 4, true).chao1, None);
         // No loop at all: the rule of three, 3 / deals.
-        let none = cycle_stats(&[], 3_000_000, 0);
+        let none = cycle_stats(&[], 3_000_000, 0, true);
         assert_eq!((none.distinct, none.chao1), (0, None));
         assert_eq!(none.loop_rate_upper_95, Some(1e-6));
+        // Over an index range, no rate at all.
+        let range = cycle_stats(&[], 3_000_000, 0, false);
+        assert_eq!((range.loop_rate_upper_95, range.loop_rate), (None, None));
+        assert_eq!(cycle_stats(&seen(&[1, 3]), 1000, 4, false).loop_rate, None);
     }
 }

@@ -169,7 +169,7 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
             counts: report.lengths.clone(),
         },
         best: report.best.iter().map(|g| record_of(&units, g)).collect(),
-        cycle_stats: cycle_stats(&cycles, deals, loops.len() as u64),
+        cycle_stats: cycle_stats(&cycles, deals, loops.len() as u64, random > 0),
         loops,
         cycles,
         mode: if random > 0 { "random" } else { "range" },
@@ -199,6 +199,21 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
     let longest = longest_trace(&report);
     Ok(Outcome { merged, longest })
 }
+/// How units of random deals cover their deals: `N units of distinct
+/// seeds`, or with shards `N units of S seed(s), shards that tile each
+/// run`.
+pub fn random_coverage(m: &Merged) -> String {
+    if m.seeds.len() == m.units {
+        format!("{} unit(s) of distinct seeds", m.units)
+    } else {
+        format!(
+            "{} unit(s) of {} seed(s), shards that tile each seed's run once",
+            m.units,
+            m.seeds.len()
+        )
+    }
+}
+
 /// The record written for an extended deal by the unit holding it (the
 /// one it came from with the smallest index).
 fn record_of_extended(

@@ -412,6 +412,15 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
     let _ = writeln!(out, "  total: {}{share}\n", r.total);
 }
 
+/// The ranking as `poker eval` and `poker rank` print it: a heading, then
+/// one row per contestant (rank, name, total, ranking points), best first,
+/// names escaped and padded to the widest, totals right-aligned.
+pub fn ranking_table(results: &[ContestantResult]) -> String {
+    let mut out = String::new();
+    ranking(&mut out, results);
+    out
+}
+
 fn ranking(out: &mut String, results: &[ContestantResult]) {
     let mut order: Vec<&ContestantResult> = results.iter().collect();
     order.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.name.cmp(&b.name)));
@@ -422,12 +431,23 @@ fn ranking(out: &mut String, results: &[ContestantResult]) {
         .max()
         .unwrap_or(10)
         .max(10);
+    // A judge's totals may be longer than a contest's (at most 320).
+    let total_width = order
+        .iter()
+        .map(|r| r.total.to_string().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
     let _ = writeln!(out, "ranking (the best total is worth 10 points)");
-    let _ = writeln!(out, "  rank  {:<width$}  total  points", "contestant");
+    let _ = writeln!(
+        out,
+        "  rank  {:<width$}  {:>total_width$}  points",
+        "contestant", "total"
+    );
     for (r, name) in order.iter().zip(&names) {
         let _ = writeln!(
             out,
-            "  {:>4}  {:<width$}  {:>5}  {:>6}",
+            "  {:>4}  {:<width$}  {:>total_width$}  {:>6}",
             r.rank, name, r.total, r.scaled
         );
     }
