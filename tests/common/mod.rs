@@ -53,11 +53,24 @@ pub fn poker() -> Command {
     command
 }
 
-/// A scratch folder for this test binary's outputs.
+/// A scratch folder `name` of the calling test's own:
+/// `CARGO_TARGET_TMPDIR/<name>/<test>`, the test named by its thread (the
+/// test harness runs each test on a thread of that name), so tests running
+/// at once never share one.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("unnamed").replace("::", ".");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name).join(test);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Held by the tests that spin the CPU or whose verdicts hang on CPU time
+/// (limits of a second or two): they run one at a time in a test binary,
+/// so that no two of them compete for the cores and make each other late.
+pub fn cpu_bound() -> std::sync::MutexGuard<'static, ()> {
+    static CPU: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Compiles C `source` (text) into an executable named `name`, linked

@@ -269,16 +269,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The first line of a reason; when it ends in a colon ("x.c does not
-/// compile:"), with the first line after it that names an error (the
-/// compiler's diagnostic), else the line after it.
+/// compile:"), with the first line after it that is an error (the
+/// compiler's diagnostic: gcc's `error:`, fpc's `Error:` or `Fatal:`; a
+/// word "error" in the file's path is none), else the line after it.
 fn first_line(why: &str) -> String {
     let mut lines = why.lines();
     let first = lines.next().unwrap_or("").to_string();
     let rest: Vec<&str> = lines.collect();
-    let detail = rest
-        .iter()
-        .find(|l| l.to_lowercase().contains("error"))
-        .or(rest.first());
+    let is_error = |line: &str| {
+        let line = line.to_lowercase();
+        line.contains("error:") || line.contains("fatal:")
+    };
+    let detail = rest.iter().find(|l| is_error(l)).or(rest.first());
     match detail {
         Some(detail) if first.ends_with(':') => format!("{first} {}", detail.trim()),
         _ => first,
@@ -314,4 +316,27 @@ fn example_contestants(lib_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         bail!("no contestants given and no .c files in {}", dir.display());
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_line;
+
+    #[test]
+    fn the_warning_names_the_compilers_error_not_a_path_with_error_in_it() {
+        // gcc's diagnostic for `return missing;` in a folder named errors/.
+        let why = "errors/x.c does not compile:\n\
+                   errors/x.c: In function 'main':\n\
+                   errors/x.c:1:25: error: 'missing' undeclared (first use in this function)\n";
+        assert_eq!(
+            first_line(why),
+            "errors/x.c does not compile: errors/x.c:1:25: error: 'missing' undeclared (first use in this function)"
+        );
+        // fpc's.
+        let why = "x.pas does not compile:\nx.pas(3,5) Error: Identifier not found \"missing\"\n";
+        assert_eq!(
+            first_line(why),
+            "x.pas does not compile: x.pas(3,5) Error: Identifier not found \"missing\""
+        );
+    }
 }

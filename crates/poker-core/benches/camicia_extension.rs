@@ -14,7 +14,7 @@ mod common;
 use common::thread_cpu_time;
 use poker_core::camicia::VectorSimulator;
 use poker_core::camicia::extend::Depth;
-use poker_core::camicia::search::{BLOCK, Extending, Report, Work};
+use poker_core::camicia::search::{BLOCK, Extending, Report, Work, time_extension_with};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -61,6 +61,7 @@ impl Arm {
 }
 
 fn main() {
+    time_extension_with(thread_cpu_time);
     // `cargo bench` passes `--bench`; nothing else is taken.
     let seconds: f64 = std::env::var("CAMICIA_BENCH_SECONDS")
         .ok()

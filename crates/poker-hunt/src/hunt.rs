@@ -2,9 +2,9 @@
 //! from its checkpoint, saved on a timer and on SIGTERM, its result file
 //! written), with its wall and CPU time.
 
-use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds};
+use crate::checkpoint::{RunError, Unit, UnitEnding, cpu_seconds, thread_cpu_time};
 use poker_core::camicia::VectorSimulator;
-use poker_core::camicia::search::{Game, Partial, Report, Search};
+use poker_core::camicia::search::{Game, Partial, Report, Search, time_extension_with};
 use std::cell::Cell;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -124,6 +124,7 @@ impl Hunt {
     ///
     /// As [`Hunt::run`], and [`RunError::Engine`] if the engine fails.
     pub fn run_on(&self, engine: &dyn Engine, watch: &impl Watch) -> Result<Hunted, RunError> {
+        time_extension_with(thread_cpu_time);
         let (wall, cpu) = (Instant::now(), cpu_seconds());
         let before = Cell::new(0u64);
         let search = &self.search;

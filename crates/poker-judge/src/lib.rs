@@ -1,8 +1,9 @@
-//! The judging side of libpoker: running contestant programs that are
-//! hostile code, and judging their games.
+//! The judging side of libpoker: playing and judging the games of
+//! contestant programs that are hostile code, each run confined by
+//! [`poker_sandbox`] (which knows nothing of games).
 //!
-//! - [`sandbox`]: the jail contestant programs run in (bubblewrap, a uid
-//!   of their own, cgroups, rlimits).
+//! - [`sandbox`]: poker-sandbox, the jail contestant programs run in
+//!   (bubblewrap, a uid of their own, cgroups, rlimits), re-exported.
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks
 //!   them; its reports are the model the `poker` command renders.
 //! - [`judge`]: the input validator and interactor of a judge system.
@@ -12,5 +13,5 @@
 pub mod doctor;
 pub mod evaluator;
 pub mod judge;
-pub mod sandbox;
-pub mod size;
+pub use poker_sandbox as sandbox;
+pub use poker_sandbox::size;

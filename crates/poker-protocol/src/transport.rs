@@ -68,8 +68,8 @@ impl<F: AsFd> Transport<F> {
     /// socket twice, or two pipes).
     ///
     /// Writing to a pipe whose reader has gone raises SIGPIPE: a process
-    /// that must survive its peer (the evaluator) ignores SIGPIPE while it
-    /// serves; on a socket, `MSG_NOSIGNAL` makes it a plain error.
+    /// that must survive its peer over pipes (a judge system's interactor)
+    /// ignores SIGPIPE; on a socket, `MSG_NOSIGNAL` makes it a plain error.
     pub fn new(reader: F, writer: F) -> Transport<F> {
         let writer_is_socket = fstat(&writer)
             .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Socket);

@@ -6,8 +6,8 @@
  * its first line, so while the server is not yet frozen for the game),
  * waits until the thread has done SIDE_MS of CPU work, then uses GAME_MS of
  * its own and plays round robin. The game's own cgroup sees only GAME_MS,
- * under a limit of 1 s; with the server's work charged to the game, as it
- * must be, the game is over its limit. In a fresh process nothing forks,
+ * 70% of a limit of 1 s; with the server's work charged to the game, as it
+ * must be, the game is over its limit by 0.2 s. In a fresh process nothing forks,
  * the thread never works, and the game is within its limit. It ignores
  * SIGXCPU: under load the kernel's RLIMIT_CPU was seen here to signal the
  * child early (at 0.63 s of CPU time on a 1 s limit), which would end the
@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #ifndef SIDE_MS
-#define SIDE_MS 200
+#define SIDE_MS 500
 #endif
 #ifndef GAME_MS
-#define GAME_MS 850
+#define GAME_MS 700
 #endif
 
 /* [0]: work asked; [1]: the thread's CPU time so far, in ms. */

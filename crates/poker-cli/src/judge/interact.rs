@@ -7,7 +7,6 @@
 use anyhow::Context;
 use poker_core::contest::{ContestDeck, Game};
 use poker_judge::evaluator::decks;
-use poker_judge::evaluator::process::SigpipeIgnored;
 use poker_judge::judge::{ACCEPT, JudgeVerdict, PATIENCE, REJECT, validate_input, verdict};
 use poker_protocol::Transport;
 use poker_protocol::manager::serve;
@@ -51,9 +50,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ending = {
         let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
         let mut channel = Transport::new(stdin.as_fd(), stdout.as_fd());
-        // The submission may go at any moment: a reply to it must fail
-        // with EPIPE, never kill the interactor.
-        let _sigpipe = SigpipeIgnored::new();
+        // The submission may go at any moment: a reply to it over the pipe
+        // must fail with EPIPE, never kill the interactor. (This process
+        // is the interactor alone: its output is the channel.)
+        // SAFETY: sets a disposition; no handler code runs.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
         serve(&mut channel, &mut game, Instant::now() + PATIENCE, None)
     };
     let (code, message) = match verdict(ending, &game) {

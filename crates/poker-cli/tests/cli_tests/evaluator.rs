@@ -211,6 +211,7 @@ fn each_rule_violation_scores_zero_with_its_rule_and_call() {
 #[test]
 fn an_infinite_loop_times_out_and_is_killed() {
     needs!(tier::SANDBOX);
+    let _cpu = common::cpu_bound();
     let start = Instant::now();
     let test = single_game(&contestant("infinite_loop.c"), "0.5");
     assert_zero(
@@ -243,6 +244,7 @@ fn an_infinite_loop_times_out_and_is_killed() {
 // counts it); no memory figure (nothing measures it unconfined).
 #[test]
 fn an_unconfined_infinite_loop_shows_its_cpu_time() {
+    let _cpu = common::cpu_bound();
     let test = single_game_in("off", &contestant("infinite_loop.c"), "0.5");
     assert_zero(&test, "timeout", "wall-clock limit of 0.5 s exceeded");
     let cpu = test["cpu_seconds"].as_f64().expect("a CPU figure");
@@ -260,6 +262,7 @@ fn an_unconfined_infinite_loop_shows_its_cpu_time() {
 // is no lower bound beyond a measure being there.
 #[test]
 fn an_unconfined_cpu_spinner_stops_at_its_cpu_limit() {
+    let _cpu = common::cpu_bound();
     let deck = one_deck_file();
     let json = eval(&[
         "--sandbox",

@@ -495,6 +495,7 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
     // scores 0. The C program and its Python twin (a thread of the
     // interpreter).
     needs!(tier::SANDBOX, tier::PYTHON);
+    let _cpu = common::cpu_bound();
     let decks = test_decks("cpu_offload", 11, 2);
     let contestants = [
         common::root().join("tests/contestants/hostile/cpu_offload.c"),
@@ -535,10 +536,13 @@ fn a_server_thread_cannot_do_a_games_cpu_work_beyond_its_limit() {
 
 #[test]
 fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
-    // RLIMIT_CPU (soft 1 s, hard 2 s) alone would let it spin to the hard
-    // limit, 2 s of CPU time; the CPU watch kills it by its cgroup's
-    // measure once that reaches 1 s (read every 50 ms). Both ways.
+    // RLIMIT_CPU (a backstop: soft 2 s, hard 3 s) alone would let it spin
+    // to the hard limit, 3 s of CPU time; the CPU watch kills it by its
+    // cgroup's measure once that reaches 1 s (read every 50 ms). Both
+    // ways. Only that side is asserted: under 2 s, a margin of a second of
+    // the spinner's own CPU time, which no delay of the watch crosses.
     needs!(tier::SANDBOX);
+    let _cpu = common::cpu_bound();
     let decks = test_decks("ignore_xcpu", 31, 1);
     let contestant = common::root().join("tests/contestants/hostile/ignore_xcpu.c");
     for mode in [&[][..], &["--fork-server"][..]] {
@@ -547,7 +551,7 @@ fn a_program_ignoring_sigxcpu_is_stopped_at_its_cpu_limit() {
         let game = &report["contestants"][0]["tests"][0];
         assert_eq!(game["status"], "cpu_time", "{mode:?}: {game}");
         let cpu = game["cpu_seconds"].as_f64().expect("a CPU time");
-        assert!((1.0..1.5).contains(&cpu), "{mode:?}: {cpu} s of CPU time");
+        assert!(cpu < 2.0, "{mode:?}: {cpu} s of CPU time");
     }
 }
 
@@ -560,6 +564,7 @@ fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
     // reports. (When the watch reads during the burst, it stops the child
     // before its last placement: cpu_time too.)
     needs!(tier::SANDBOX);
+    let _cpu = common::cpu_bound();
     let decks = test_decks("overrun_unreported", 41, 1);
     let contestant = common::root().join("tests/contestants/hostile/overrun_unreported.c");
     let flags = ["--fork-server", "--wall-limit", "5", "--cpu-limit", "1"];
@@ -577,11 +582,14 @@ fn a_finished_game_over_its_cpu_limit_is_not_scored_when_its_server_is_gone() {
 
 #[test]
 fn a_servers_work_between_games_is_charged_to_the_game() {
-    // Each game's child has its server's thread compute 0.2 s (while the
-    // server is not frozen: before the child speaks), then uses 0.85 s
-    // itself, on a 1 s limit. Fresh, nothing forks: the game is within
-    // its limit. Forked, the server's work is the game's too: over it.
+    // Each game's child has its server's thread compute 0.5 s (while the
+    // server is not frozen: before the child speaks), then uses 0.7 s
+    // itself, on a 1 s limit. Fresh, nothing forks: the game, at 70% of
+    // its limit, is within it. Forked, the server's work is the game's
+    // too: 1.2 s, over it. (Both are CPU times the program measures
+    // itself: load makes neither smaller.)
     needs!(tier::SANDBOX);
+    let _cpu = common::cpu_bound();
     let decks = test_decks("server_sidework", 41, 1);
     let contestant = common::root().join("tests/contestants/hostile/server_sidework.c");
     let flags = ["--wall-limit", "5", "--cpu-limit", "1"];

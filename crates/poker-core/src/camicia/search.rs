@@ -16,7 +16,7 @@ mod shard;
 
 pub use driver::{Partial, Search, SearchError, Work};
 pub use engine::Engine;
-pub use extension::{Extended, Extending, ExtensionWork, Spent};
+pub use extension::{Extended, Extending, ExtensionWork, Spent, time_extension_with};
 pub use game::{Game, LENGTH_BIN};
 pub use shard::{Shard, ShardError};
 

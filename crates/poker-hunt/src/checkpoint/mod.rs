@@ -58,6 +58,13 @@ pub fn cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
+/// The calling thread's CPU time: the clock that times backward extension
+/// in the search's worker threads.
+pub fn thread_cpu_time() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 impl Unit {
     /// The deals this unit simulates.
     pub fn work(&self) -> Work {

@@ -1,61 +1,10 @@
 //! Why an evaluation cannot start, why a contestant cannot run, and why a
 //! deck file is refused.
 
-use crate::sandbox::SandboxError;
 use poker_core::cards::CardError;
+pub use poker_sandbox::LaunchError;
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// Why no launcher can be had for the sandbox mode asked for
-/// ([`super::Launcher::choose`], [`super::RunConfig::new`]).
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum LaunchError {
-    /// The sandbox was asked for (`On`) and cannot run here.
-    SandboxRequired(SandboxError),
-    /// `POKER_SANDBOX_CGROUP` names a cgroup that cannot be used.
-    Cgroup(SandboxError),
-    /// Unconfined programs were asked for (`Off`) and cannot have their
-    /// PID namespace.
-    Unconfined(std::io::Error),
-    /// `Auto`: neither the sandbox nor unconfined programs can run.
-    Neither {
-        /// Why the sandbox cannot run.
-        sandbox: SandboxError,
-        /// Why unconfined programs cannot run.
-        unconfined: std::io::Error,
-    },
-}
-
-impl fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unconfined = "contestants cannot run unconfined";
-        match self {
-            LaunchError::SandboxRequired(why) => write!(
-                f,
-                "the sandbox cannot run: {why}; or pass --sandbox off to run contestants unconfined"
-            ),
-            LaunchError::Cgroup(why) => write!(f, "the sandbox cannot run: {why}"),
-            LaunchError::Unconfined(e) => write!(f, "{unconfined}: {e}"),
-            LaunchError::Neither {
-                sandbox,
-                unconfined: e,
-            } => write!(
-                f,
-                "the sandbox cannot run: {sandbox}; and {unconfined}: {e}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for LaunchError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LaunchError::SandboxRequired(e) | LaunchError::Cgroup(e) => Some(e),
-            LaunchError::Unconfined(e) | LaunchError::Neither { unconfined: e, .. } => Some(e),
-        }
-    }
-}
 
 /// Why a contestant plays no game ([`super::Contestant::program`]). The
 /// message (its `Display`) is what reports show as `not_run`.

@@ -13,25 +13,24 @@
 //! child per game ([`fork_server`]); each game keeps its own channel,
 //! limits and result, judged by the same rules.
 
-pub mod affinity;
 pub mod config;
 pub mod contestant;
-mod cpu_watch;
 pub mod decks;
 mod error;
 pub mod fork_server;
-pub mod launcher;
-pub(crate) mod load;
 pub mod names;
 mod one_game;
-mod pid_namespace;
-mod private_root;
-pub mod process;
 pub mod report;
 pub mod results;
 pub mod shell;
+mod source;
 pub mod text;
 pub mod verdict;
+
+// The process machinery lives in poker-sandbox; these keep its paths.
+pub(crate) use poker_sandbox::load;
+pub use poker_sandbox::{affinity, launcher, process};
+use poker_sandbox::{cpu_watch, private_root};
 
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
@@ -110,7 +109,6 @@ pub fn play_many(
     config: &RunConfig,
     on_game: impl Fn(GameResult) + Sync,
 ) -> std::io::Result<fork_server::Processes> {
-    let _sigpipe = process::SigpipeIgnored::new();
     let jobs = config.jobs.max(1).min(count.max(1));
     let next = std::sync::atomic::AtomicUsize::new(1);
     let take = || {
@@ -123,19 +121,11 @@ pub fn play_many(
             true => None,
             false => affinity::Pinned::to_cpu(cpus[job % cpus.len()]),
         };
-        if config.fork_server {
-            fork_server::play_through_server(supervisor, program, config, take, &on_game)
-        } else {
-            let mut fresh = 0;
-            while let Some((i, deck)) = take() {
-                on_game(play(supervisor, program, &deck, i, config));
-                fresh += 1;
-            }
-            fork_server::Processes {
-                fresh,
-                ..Default::default()
-            }
+        let mut games = game_source(supervisor, program, config);
+        while let Some((i, deck)) = take() {
+            on_game(games.play(&deck, i));
         }
+        games.finish()
     };
     let mut processes = fork_server::Processes::default();
     std::thread::scope(|scope| {
@@ -150,6 +140,19 @@ pub fn play_many(
         }
     });
     Ok(processes)
+}
+
+/// Where `program`'s games are played, as `config` asks: a fork server
+/// with `config.fork_server`, else a fresh process per game.
+fn game_source<'a>(
+    supervisor: &'a Supervisor,
+    program: &'a Program,
+    config: &'a RunConfig,
+) -> Box<dyn source::GameSource + 'a> {
+    match config.fork_server {
+        true => Box::new(fork_server::ForkServer::new(supervisor, program, config)),
+        false => Box::new(source::FreshProcesses::new(supervisor, program, config)),
+    }
 }
 
 /// The order [`evaluate`] plays its games in: every `(contestant, deck)`
@@ -181,7 +184,6 @@ pub fn evaluate(
     config: &RunConfig,
     mut on_game: impl FnMut(&Contestant, &GameResult),
 ) -> std::io::Result<Vec<ContestantResult>> {
-    let _sigpipe = process::SigpipeIgnored::new();
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
@@ -208,18 +210,14 @@ pub fn evaluate(
             if std::mem::replace(&mut seen[c], true) {
                 continue;
             }
-            let mut mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
+            let mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
             match &contestants[c].program {
                 Ok(program) => {
-                    let next = || mine.next().map(|i| (i + 1, decks[i]));
-                    let processes = fork_server::play_through_server(
-                        supervisor,
-                        program,
-                        config,
-                        next,
-                        |game| record(c, game),
-                    );
-                    servers[c] = processes;
+                    let mut games = game_source(supervisor, program, config);
+                    for i in mine {
+                        record(c, games.play(&decks[i], i + 1));
+                    }
+                    servers[c] = games.finish();
                 }
                 Err(why) => {
                     mine.for_each(|i| record(c, GameResult::not_run(i + 1, why.to_string())))

@@ -22,8 +22,8 @@ use std::fmt::Write;
 pub struct Report {
     /// `"bubblewrap"` or `"off"`: how contestants were confined.
     pub sandbox: &'static str,
-    /// The seccomp filter of every game and compilation (e.g. `"poker-1"`),
-    /// `null` without the sandbox.
+    /// The seccomp filters of every game and compilation, named by a hash
+    /// of them (`poker-` and 12 hex digits), `null` without the sandbox.
     pub syscall_filter: Option<&'static str>,
     /// `"fresh-processes"` (a process per game, as in the contest) or
     /// `"fork-server"` (`--fork-server`: one process per contestant forking

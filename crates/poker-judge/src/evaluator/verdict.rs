@@ -33,7 +33,7 @@ impl RunVerdict {
         match self {
             RunVerdict::Memory => Some(format!(
                 "memory limit of {}",
-                crate::size::format_size(limits.memory)
+                poker_sandbox::size::format_size(limits.memory)
             )),
             RunVerdict::CpuTime => {
                 Some(format!("CPU time limit of {} s", limits.cpu.as_secs_f64()))

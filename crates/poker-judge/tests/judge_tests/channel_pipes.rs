@@ -6,7 +6,6 @@
 use crate::common;
 
 use poker_core::contest::{ContestDeck, Game};
-use poker_judge::evaluator::process::SigpipeIgnored;
 use poker_protocol::Transport;
 use poker_protocol::manager::{self, ChannelEnding};
 use std::os::fd::OwnedFd;
@@ -46,12 +45,10 @@ fn a_contestant_plays_over_two_pipes() {
 
 #[test]
 fn writing_to_a_departed_contestant_over_a_pipe_is_an_error() {
-    // Rust programs start with SIGPIPE ignored; the `poker` command (like
-    // most C programs) restores the default, under which this write would
-    // kill the process. The evaluator ignores it while serving.
+    // A process serving over pipes ignores SIGPIPE (Rust programs start
+    // so, and `poker interact` sets it), so the write below is an error.
     // SAFETY: sets a disposition; no handler code runs.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let _ignored = SigpipeIgnored::new();
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
     // A "contestant" that sends one request and leaves without reading.
     let mut child = Command::new("/bin/sh")
         .args(["-c", "echo S"])

@@ -351,6 +351,7 @@ fn open_stops_at_the_file_limit_with_emfile() {
 #[test]
 fn busy_loop_dies_of_sigxcpu_at_the_rlimit_backstop() {
     needs!(tier::SANDBOX);
+    let _cpu = crate::common::cpu_bound();
     let limits = Limits {
         cpu: Duration::from_secs(1),
         ..Limits::default()

@@ -5,7 +5,20 @@
 use super::game::{Game, LENGTH_BIN, count};
 use crate::camicia::extend::{Depth, extend_deal};
 use crate::camicia::{Deal, Outcome};
+use std::sync::OnceLock;
 use std::time::Duration;
+
+/// The clock [`ExtensionWork::spent`] adds up: the calling thread's CPU
+/// time, given by the program (the core makes no system calls).
+static THREAD_CPU_CLOCK: OnceLock<fn() -> Duration> = OnceLock::new();
+
+/// Times backward extension from now on in this process with `clock`,
+/// which reads the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`);
+/// the first clock given stays. Until then extension is not timed and
+/// [`ExtensionWork::spent`] stays zero.
+pub fn time_extension_with(clock: fn() -> Duration) {
+    let _ = THREAD_CPU_CLOCK.set(clock);
+}
 
 /// Which games a search extends, and how deep it searches their
 /// predecessor trees.
@@ -45,9 +58,9 @@ pub struct Extended {
     pub joins_trick: u64,
 }
 
-/// CPU time spent extending (the worker threads' clocks), kept beside a
-/// report but never part of its result: reports compare equal whatever it
-/// was.
+/// CPU time spent extending (the worker threads' clocks, once the program
+/// gave one: [`time_extension_with`]), kept beside a report but never part
+/// of its result: reports compare equal whatever it was.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Spent(pub Duration);
 
@@ -105,7 +118,8 @@ impl ExtensionWork {
             count(&mut self.lengths, outcome.cards, 1);
             return;
         }
-        let started = thread_cpu_time();
+        let clock = THREAD_CPU_CLOCK.get().copied();
+        let started = clock.map(|now| now());
         // A finished game: extension cannot meet a loop.
         let Ok(found) = extend_deal(deal, setting.depth) else {
             count(&mut self.lengths, outcome.cards, 1);
@@ -130,7 +144,9 @@ impl ExtensionWork {
                 top,
             );
         }
-        self.spent.0 += thread_cpu_time().saturating_sub(started);
+        if let (Some(now), Some(started)) = (clock, started) {
+            self.spent.0 += now().saturating_sub(started);
+        }
     }
 
     /// Keeps `found` among the `top` longest distinct deals; a deal found
@@ -175,10 +191,4 @@ impl ExtensionWork {
         }
         self.spent.0 += other.spent.0;
     }
-}
-
-/// This thread's CPU time so far.
-fn thread_cpu_time() -> Duration {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }

@@ -28,6 +28,8 @@ pub(crate) mod setup;
 
 use super::one_game::{EXIT_GRACE, Prefed, launch_with_channel, not_started, play, play_launched};
 use super::process::Running;
+use super::source::GameSource;
+pub use super::source::Processes;
 use super::{GameProcess, GameResult, Launcher, Program, RunConfig};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use poker_core::contest::ContestDeck;
@@ -277,78 +279,81 @@ impl Server {
     }
 }
 
-/// Where a contestant's games were played.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Processes {
-    /// Games played by children of a fork server.
-    pub forked: usize,
-    /// Games played in processes of their own.
-    pub fresh: usize,
-    /// Why the fork server was given up for the remaining games, if it was.
-    pub fallback: Option<String>,
-    /// The CPU time the program used before `p_startgame` in its fork
-    /// server (the most of any server, with several jobs), added to every
-    /// game the server forked; `None` without a server.
-    pub startup_cpu: Option<Duration>,
+/// The games of one contestant through one fork server of its program,
+/// falling back to fresh processes as the module says.
+pub(crate) struct ForkServer<'a> {
+    supervisor: &'a super::Supervisor,
+    program: &'a Program,
+    config: &'a RunConfig,
+    server: Option<Server>,
+    processes: Processes,
 }
 
-impl Processes {
-    /// Adds another worker's counts.
-    pub fn add(&mut self, other: Processes) {
-        self.forked += other.forked;
-        self.fresh += other.fresh;
-        if self.fallback.is_none() {
-            self.fallback = other.fallback;
+impl<'a> ForkServer<'a> {
+    /// No server yet: the first game starts it (or, if `config` cannot
+    /// have one, every game is played fresh).
+    pub(crate) fn new(
+        supervisor: &'a super::Supervisor,
+        program: &'a Program,
+        config: &'a RunConfig,
+    ) -> ForkServer<'a> {
+        ForkServer {
+            supervisor,
+            program,
+            config,
+            server: None,
+            processes: Processes {
+                fallback: unfit_config(config),
+                ..Processes::default()
+            },
         }
-        self.startup_cpu = self.startup_cpu.max(other.startup_cpu);
     }
 }
 
-/// Plays the decks that `next` hands out (number, deck) through one fork
-/// server of `program`, calling `on_game` after each; falls back to fresh
-/// processes as the module says. Returns where the games were played.
-pub(crate) fn play_through_server(
-    supervisor: &super::Supervisor,
-    program: &Program,
-    config: &RunConfig,
-    mut next: impl FnMut() -> Option<(usize, ContestDeck)>,
-    mut on_game: impl FnMut(GameResult),
-) -> Processes {
-    let mut processes = Processes {
-        fallback: unfit_config(config),
-        ..Processes::default()
-    };
-    let mut server: Option<Server> = None;
-    while let Some((number, deck)) = next() {
-        let forked = match processes.fallback {
+impl GameSource for ForkServer<'_> {
+    fn play(&mut self, deck: &ContestDeck, number: usize) -> GameResult {
+        let (program, config) = (self.program, self.config);
+        let forked = match self.processes.fallback {
             Some(_) => None,
-            None => serve(&mut server, &mut processes, program, &deck, number, config),
+            None => serve(
+                &mut self.server,
+                &mut self.processes,
+                program,
+                deck,
+                number,
+                config,
+            ),
         };
-        match forked {
+        let result = match forked {
             Some(Played::Forked(mut result)) => {
                 result.process = GameProcess::Forked;
-                processes.forked += 1;
-                on_game(result);
+                self.processes.forked += 1;
+                result
             }
             Some(Played::Fresh(result)) => {
-                processes.fresh += 1;
-                on_game(result);
+                self.processes.fresh += 1;
+                result
             }
             None => {
-                processes.fresh += 1;
-                on_game(play(supervisor, program, &deck, number, config));
+                self.processes.fresh += 1;
+                play(self.supervisor, program, deck, number, config)
             }
-        }
-        if processes.fallback.is_some() {
-            if let Some(server) = server.take() {
+        };
+        // A server given up is ended once the game is judged.
+        if self.processes.fallback.is_some() {
+            if let Some(server) = self.server.take() {
                 server.close();
             }
         }
+        result
     }
-    if let Some(server) = server {
-        server.close();
+
+    fn finish(self: Box<Self>) -> Processes {
+        if let Some(server) = self.server {
+            server.close();
+        }
+        self.processes
     }
-    processes
 }
 
 /// A game played while trying the fork server.

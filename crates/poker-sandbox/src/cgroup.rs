@@ -236,7 +236,7 @@ impl GameCgroup {
 
     /// Moves the process `pid` (as this process sees it) into the cgroup, in
     /// every hierarchy: a fork server's child, which cannot move itself.
-    pub(crate) fn admit(&self, pid: u32) -> io::Result<()> {
+    pub fn admit(&self, pid: u32) -> io::Result<()> {
         let text = pid.to_string();
         for fd in &self.join.procs {
             rustix::io::write(&**fd, text.as_bytes())?;
@@ -269,7 +269,7 @@ impl GameCgroup {
     /// The memory charged to the cgroup now, in bytes:
     /// `memory.usage_in_bytes` (v1) or `memory.current` (v2); `None`
     /// without a memory cgroup.
-    pub(crate) fn memory_usage(&self) -> Option<u64> {
+    pub fn memory_usage(&self) -> Option<u64> {
         let dir = self.memory.as_ref()?;
         self.version.memory_usage(dir)
     }
@@ -305,7 +305,7 @@ impl GameCgroup {
     /// before the game) works for the game beyond the game's limits.
     ///
     /// Errors: `Unsupported` without a freezer; the kernel's, if it refuses.
-    pub(crate) fn freeze(&self, frozen: bool) -> io::Result<()> {
+    pub fn freeze(&self, frozen: bool) -> io::Result<()> {
         let Some(dir) = &self.freezer else {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,
@@ -318,7 +318,7 @@ impl GameCgroup {
     /// Sends SIGKILL to every process in the cgroup (through `cgroup.kill`
     /// on v2 kernels that have it), repeating for processes forked meanwhile,
     /// for at most a second.
-    pub(crate) fn kill_all(&self) {
+    pub fn kill_all(&self) {
         let dir = self.dirs.first().map(PathBuf::as_path);
         if self.version.kill_at_once(dir, self.freezer.as_deref()) {
             return;

@@ -71,7 +71,7 @@ pub(super) fn game_name() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::cgroup::place::cgroup_mounts;
+    use crate::cgroup::place::cgroup_mounts;
 
     /// A pid that no process holds: a child's, once it is reaped.
     fn dead_pid() -> u32 {

@@ -1,4 +1,4 @@
-//! Build script: builds the sandbox's reaper (src/sandbox/reaper.c), a
+//! Build script: builds the sandbox's reaper (src/reaper.c), a
 //! freestanding static program the evaluator embeds and copies into each
 //! jail. It reruns only when reaper.c changes.
 
@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 fn main() {
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    println!("cargo::rerun-if-changed=src/sandbox/reaper.c");
+    println!("cargo::rerun-if-changed=src/reaper.c");
     build_reaper(&crate_dir, &out_dir);
 }
 
-/// Compiles src/sandbox/reaper.c into OUT_DIR/poker-reaper: static, no C
+/// Compiles src/reaper.c into OUT_DIR/poker-reaper: static, no C
 /// library (its own `_start` and system calls), stripped: about 9 KB.
 ///
 /// It takes none of the Rust build's instrumentation: under cargo-fuzz (or
@@ -45,7 +45,7 @@ fn build_reaper(crate_dir: &Path, out_dir: &Path) {
             "-o",
         ])
         .arg(&out)
-        .arg(crate_dir.join("src/sandbox/reaper.c"))
+        .arg(crate_dir.join("src/reaper.c"))
         .status()
         .expect("the C compiler runs");
     assert!(status.success(), "building the sandbox's reaper failed");

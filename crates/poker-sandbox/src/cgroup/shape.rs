@@ -1,6 +1,6 @@
 //! What a cgroup is made for: one game, or a fork server and its games.
 
-use crate::sandbox::limits::Limits;
+use crate::limits::Limits;
 
 /// What a cgroup is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,18 +18,18 @@ use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
 use std::time::Duration;
 
 /// How long the CPUs' load is sampled to choose the quietest.
-const LOAD_SAMPLE: Duration = Duration::from_millis(100);
+pub const LOAD_SAMPLE: Duration = Duration::from_millis(100);
 
 /// The calling thread pinned to one CPU until dropped, when its former
 /// CPU set is restored.
-pub(crate) struct Pinned {
+pub struct Pinned {
     former: CpuSet,
 }
 
 impl Pinned {
     /// Pins the calling thread to CPU `cpu`. `None` when the set cannot be
     /// read or changed (the thread then stays as it was).
-    pub(crate) fn to_cpu(cpu: usize) -> Option<Pinned> {
+    pub fn to_cpu(cpu: usize) -> Option<Pinned> {
         let former = sched_getaffinity(None).ok()?;
         let mut one = CpuSet::new();
         one.set(cpu);
@@ -42,7 +42,7 @@ impl Pinned {
 /// their number): `named` ones (the organiser's `--cpus`), else the
 /// allowed CPUs with the least load over [`LOAD_SAMPLE`], quietest first.
 /// Empty when the calling thread's CPU set cannot be read.
-pub(crate) fn choose(named: Option<&[usize]>, jobs: usize) -> Vec<usize> {
+pub fn choose(named: Option<&[usize]>, jobs: usize) -> Vec<usize> {
     let candidates = match named {
         Some(named) if !named.is_empty() => named.to_vec(),
         _ => own_cpus(),

@@ -1,5 +1,17 @@
-//! The jail a contestant's program runs in: bubblewrap namespaces, a uid of
-//! its own, a cgroup and rlimits.
+//! Running one untrusted program confined, and saying how it ended: the
+//! jail (bubblewrap namespaces, a uid of its own, a cgroup, rlimits, a
+//! seccomp filter) and the process machinery around it. This crate knows
+//! nothing of games: `poker-judge` plays and judges them on top of it.
+//!
+//! A run: [`launcher::Launcher::choose`] once (the sandbox, or plain
+//! processes in a PID namespace of their own), then per program
+//! [`launcher::Launcher::prepare`] (its limits, its private root image:
+//! [`private_root`]) and [`process::spawn`] (with the evaluator's channel
+//! as fd 3 if asked) give a [`process::Running`];
+//! [`process::Running::finish`] ends it, kills whatever it left, and
+//! gives its [`Outcome`] with its captured output. [`cpu_watch`] holds a
+//! run's CPU-time limit by its cgroup's measure; [`affinity`] and
+//! [`load`] place runs on CPUs and measure what others took of them.
 //!
 //! One game = one [`Jail`]: [`Jail::new`] leases a uid ([`UidLease`]),
 //! creates a cgroup ([`GameCgroup`]) and prepares the mounts ([`Mounts`]);
@@ -35,7 +47,7 @@
 //!   POSIX shared memory or named semaphores);
 //! - run as [`PROGRAM_PATH`] (a Python script as [`PYTHON_SCRIPT_PATH`]),
 //!   so its `argv[0]` names nothing of the host;
-//! - make the system calls of the games' allow-list ([`SYSCALL_FILTER`],
+//! - make the system calls of the games' allow-list ([`syscall_filter`],
 //!   [`calls::game_calls`]), as the kernel allows them an unprivileged user
 //!   in a user namespace of its own (a compiler: every call but
 //!   [`calls::compiler_denied_calls`]): a kernel bug in what remains is
@@ -211,34 +223,44 @@
 //! the server and its games together: on v2 a folder with a
 //! [`SERVER_LEAF`] for the server and a leaf per game, on v1 the games'
 //! `memory` and `pids` folders inside the server's.
+#![deny(missing_docs)]
 
+pub mod affinity;
 mod bwrap;
 pub mod calls;
 mod cgroup;
 pub mod closure;
+pub mod cpu_watch;
 mod error;
 mod facts;
 mod fds;
 mod filter;
 mod image;
+pub mod launcher;
 mod lease;
 mod limits;
+pub mod load;
 mod mounts;
+mod pid_namespace;
 pub mod plan;
+pub mod private_root;
+pub mod process;
 mod reaper;
 mod scratch;
+pub mod size;
 mod status;
 mod uid;
+mod wait;
 
 pub use bwrap::{BASE_ENV, Jail, Outcome, Usage, probe, probe_jail};
 pub use cgroup::{
     CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, CpuMeter, FreezerKeepalive,
     GameCgroup, SERVER_LEAF, SUPERVISOR_LEAF, fallback as cgroup_fallback,
 };
-pub use error::SandboxError;
+pub use error::{LaunchError, SandboxError};
 pub use facts::{CgroupFacts, JailFacts};
 pub use fds::close_inherited_on_exec;
-pub use filter::{Role as FilterRole, SYSCALL_FILTER, program_bytes};
+pub use filter::{Role as FilterRole, program_bytes, syscall_filter};
 pub use image::{Image, clean_stale};
 pub use lease::MachineLease;
 pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};

@@ -187,7 +187,7 @@ pub fn rlimits(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::CgroupFacts;
+    use crate::CgroupFacts;
 
     #[test]
     fn rlimits_stand_in_where_no_cgroup_limits() {
@@ -263,7 +263,7 @@ mod tests {
 
     /// The golden file: one argument a line. To update it after a reviewed
     /// change, print the new plan and compare by hand.
-    const GOLDEN: &str = include_str!("../../../../tests/data/sandbox/bwrap_argv.txt");
+    const GOLDEN: &str = include_str!("../../../tests/data/sandbox/bwrap_argv.txt");
 
     #[test]
     fn the_plan_of_a_game_matches_the_golden_file() {

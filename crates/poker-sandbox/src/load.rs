@@ -14,18 +14,18 @@
 //! evaluator): a program that sleeps while others work waits for nothing,
 //! and ends at its guard.
 
-use crate::sandbox::CpuMeter;
+use crate::CpuMeter;
 use rustix::thread::{CpuSet, sched_getaffinity};
 use std::time::{Duration, Instant};
 
 /// The guard is extended by at most this many times the wall limit: a
 /// bound whatever the accounting says (a game whose waiting cannot be
 /// read, one unconfined, that sleeps while others work ends there).
-const MOST_EXTENSION: u32 = 4;
+pub const MOST_EXTENSION: u32 = 4;
 
 /// The busy time of each CPU since boot (all but idle and iowait), indexed
 /// by CPU number; `None` when `/proc/stat` cannot be read.
-pub(crate) fn busy_times() -> Option<Vec<Option<Duration>>> {
+pub fn busy_times() -> Option<Vec<Option<Duration>>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     // SAFETY: sysconf reads a constant of the C library.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
@@ -74,7 +74,7 @@ fn thread_waited() -> Option<Duration> {
 }
 
 /// The CPUs the calling thread may run on.
-pub(crate) fn own_cpus() -> Vec<usize> {
+pub fn own_cpus() -> Vec<usize> {
     match sched_getaffinity(None) {
         Ok(set) => (0..CpuSet::MAX_CPU).filter(|&c| set.is_set(c)).collect(),
         Err(_) => Vec::new(),
@@ -84,7 +84,7 @@ pub(crate) fn own_cpus() -> Vec<usize> {
 /// The wall-clock guard of one game, served by the thread that made it:
 /// the wall limit from `start`, plus what others took on that thread's
 /// CPUs (where the game runs) since.
-pub(crate) struct Guard {
+pub struct Guard {
     start: Instant,
     wall: Duration,
     cpus: Vec<usize>,
@@ -99,7 +99,7 @@ pub(crate) struct Guard {
 
 impl Guard {
     /// A guard of `wall` from `start` (now or just before).
-    pub(crate) fn new(start: Instant, wall: Duration) -> Guard {
+    pub fn new(start: Instant, wall: Duration) -> Guard {
         let cpus = own_cpus();
         Guard {
             start,
@@ -116,13 +116,13 @@ impl Guard {
     /// Reads the game's own CPU time from `meter` from now on (without
     /// one, while the game runs its own time counts as others', which
     /// only a game held by `RLIMIT_CPU` has, so at most its CPU limit).
-    pub(crate) fn measure_game_by(&mut self, meter: Option<CpuMeter>) {
+    pub fn measure_game_by(&mut self, meter: Option<CpuMeter>) {
         self.meter = meter;
     }
 
     /// The CPU time others took on the game's CPUs since the start, the
     /// game having used `own`; `None` where `/proc/stat` cannot be read.
-    pub(crate) fn others(&self, own: Duration) -> Option<Duration> {
+    pub fn others(&self, own: Duration) -> Option<Duration> {
         let busy = busy_of(&self.cpus)?.saturating_sub(self.busy_before?);
         let evaluator = thread_time().saturating_sub(self.evaluator_before);
         Some(busy.saturating_sub(own).saturating_sub(evaluator))
@@ -132,7 +132,7 @@ impl Guard {
     /// what others took so far, at most what the game's threads and the
     /// calling (serving) thread waited for a CPU where that is known (and
     /// [`MOST_EXTENSION`] times the limit).
-    pub(crate) fn deadline(&self) -> Instant {
+    pub fn deadline(&self) -> Instant {
         let own = self.meter.as_ref().and_then(CpuMeter::read);
         let mut extension = self.others(own.unwrap_or_default()).unwrap_or_default();
         if let Some(waited) = self.meter.as_ref().and_then(CpuMeter::waited) {
@@ -147,7 +147,7 @@ impl Guard {
     }
 
     /// The deadline with nothing taken by others yet.
-    pub(crate) fn first_deadline(&self) -> Instant {
+    pub fn first_deadline(&self) -> Instant {
         self.start + self.wall
     }
 }
@@ -181,7 +181,7 @@ mod tests {
         // wall time passed (a tick of slack each way for the sampling).
         std::thread::spawn(|| {
             let cpu = own_cpus()[0];
-            let _pinned = crate::evaluator::affinity::Pinned::to_cpu(cpu).unwrap();
+            let _pinned = crate::affinity::Pinned::to_cpu(cpu).unwrap();
             let start = Instant::now();
             let guard = Guard::new(start, Duration::from_secs(1));
             let began = thread_time();

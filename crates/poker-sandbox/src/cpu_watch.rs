@@ -12,7 +12,7 @@
 //! thread for all runs, so a game costs a list entry, not a thread (a fork
 //! server plays a game in about a millisecond).
 
-use crate::sandbox::CpuMeter;
+use crate::CpuMeter;
 use rustix::process::{Signal, pidfd_send_signal};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// How often the watch reads the meters: what a run may use past its
 /// limit before it is killed, per CPU it runs on.
-const PERIOD: Duration = Duration::from_millis(50);
+pub const PERIOD: Duration = Duration::from_millis(50);
 
 /// A run being watched.
 struct Watched {
@@ -36,7 +36,7 @@ static ADDED: Condvar = Condvar::new();
 
 /// Whether a run's CPU-time limit is watched, as its report tells it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Watch {
+pub enum Watch {
     /// The watch reads the run's cgroup and kills it at the limit;
     /// `RLIMIT_CPU` is a backstop above it.
     Running,
@@ -53,7 +53,7 @@ pub(crate) enum Watch {
 /// (never to a reused pid). [`Watch::Failed`] when the meter cannot be
 /// read now, the pidfd cannot be duplicated or the watch's thread cannot
 /// be started: the run then goes unwatched.
-pub(crate) fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> Watch {
+pub fn start(pidfd: &OwnedFd, meter: CpuMeter, limit: Duration) -> Watch {
     match watch_too(pidfd, meter, limit) {
         Ok(()) => Watch::Running,
         Err(e) => Watch::Failed(e.to_string()),
@@ -110,7 +110,7 @@ fn watch() {
 /// Whether `run` is to be watched further: false once it has ended, or
 /// once it reached its limit (then it is killed).
 fn still_running_within_limit(run: &Watched) -> bool {
-    if poker_protocol::wait::is_readable(run.pidfd.as_fd()) {
+    if crate::wait::is_readable(run.pidfd.as_fd()) {
         // Ended: its pidfd is readable.
         return false;
     }

@@ -11,7 +11,7 @@
 
 use super::cpu_watch::Watch;
 use super::launcher::Launch;
-use crate::sandbox::{Outcome, close_inherited_on_exec};
+use crate::{Outcome, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal};
 use std::io::Read;
 use std::mem::ManuallyDrop;
@@ -19,14 +19,14 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ExitStatus, Stdio};
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The fd number the contestant finds its channel on.
-pub(crate) const CHANNEL_FD: RawFd = 3;
+pub const CHANNEL_FD: RawFd = 3;
 
 /// How much of each output stream is kept for the report: the last bytes.
-pub(crate) const OUTPUT_CAP: usize = 16 * 1024;
+pub const OUTPUT_CAP: usize = 16 * 1024;
 
 /// A running contestant.
 pub struct Running {
@@ -38,7 +38,7 @@ pub struct Running {
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
     /// Whether its CPU-time limit is watched.
-    pub(crate) cpu_watch: Watch,
+    pub cpu_watch: Watch,
 }
 
 fn context(what: &str) -> impl FnOnce(rustix::io::Errno) -> std::io::Error + '_ {
@@ -60,46 +60,6 @@ pub fn become_supervisor() -> std::io::Result<Supervisor> {
     rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
         .map_err(context("prctl(PR_SET_DUMPABLE)"))?;
     Ok(Supervisor(()))
-}
-
-/// Ignores SIGPIPE while any of these lives, then restores the previous
-/// disposition: a write to a contestant that has gone (over a pipe) must be
-/// an error for the evaluator, never its death. Counted, so evaluations
-/// running at once in one process do not undo each other.
-pub struct SigpipeIgnored(());
-
-/// How many [`SigpipeIgnored`] live, and the disposition before the first.
-static SIGPIPE: Mutex<(usize, libc::sighandler_t)> = Mutex::new((0, libc::SIG_DFL));
-
-impl SigpipeIgnored {
-    /// Starts ignoring SIGPIPE.
-    pub fn new() -> SigpipeIgnored {
-        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
-        if state.0 == 0 {
-            // SAFETY: sets the disposition to SIG_IGN; no handler code runs.
-            // No safe wrapper offers signal dispositions.
-            state.1 = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-        }
-        state.0 += 1;
-        SigpipeIgnored(())
-    }
-}
-
-impl Default for SigpipeIgnored {
-    fn default() -> Self {
-        SigpipeIgnored::new()
-    }
-}
-
-impl Drop for SigpipeIgnored {
-    fn drop(&mut self) {
-        let mut state = SIGPIPE.lock().unwrap_or_else(|p| p.into_inner());
-        state.0 -= 1;
-        if state.0 == 0 && state.1 != libc::SIG_ERR {
-            // SAFETY: restores the disposition saved by the first `new`.
-            unsafe { libc::signal(libc::SIGPIPE, state.1) };
-        }
-    }
 }
 
 /// Starts a prepared run: stdin empty, stdout and stderr drained into
@@ -181,7 +141,7 @@ pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
 /// bytes (where a program's final message is); the contestant never blocks
 /// on a full pipe.
-pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+pub fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -205,17 +165,17 @@ pub(crate) fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Ve
 
 impl Running {
     /// The cgroup of the program's jail, if it has one.
-    pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
+    pub fn cgroup(&self) -> Option<&crate::GameCgroup> {
         self.launch.cgroup()
     }
 
     /// The uid (and equal gid) its jail leased, if it has one.
-    pub(crate) fn leased_uid(&self) -> Option<u32> {
+    pub fn leased_uid(&self) -> Option<u32> {
         self.launch.leased_uid()
     }
 
     /// The manager's end of the channel (once).
-    pub(crate) fn take_channel(&mut self) -> Option<OwnedFd> {
+    pub fn take_channel(&mut self) -> Option<OwnedFd> {
         self.channel.take()
     }
 
@@ -226,14 +186,11 @@ impl Running {
 
     /// Waits until the main process has exited or `deadline` passed;
     /// whether it exited.
-    pub(crate) fn wait_until(&self, deadline: Instant) -> bool {
+    pub fn wait_until(&self, deadline: Instant) -> bool {
         let Some(pidfd) = &self.pidfd else {
             return false;
         };
-        matches!(
-            poker_protocol::wait::until_readable(&[pidfd.as_fd()], Some(deadline)),
-            Ok(Some(_))
-        )
+        crate::wait::until_readable(pidfd.as_fd(), deadline)
     }
 
     /// Waits up to `grace` for the main process to exit by itself, then
@@ -250,7 +207,7 @@ impl Running {
     pub fn finish_measured(
         self,
         grace: Duration,
-    ) -> (Option<Outcome>, crate::sandbox::Usage, Vec<u8>, Vec<u8>) {
+    ) -> (Option<Outcome>, crate::Usage, Vec<u8>, Vec<u8>) {
         // Waits on the pidfd (an event), not in sleep steps.
         if !grace.is_zero() {
             self.wait_until(Instant::now() + grace);

@@ -1,7 +1,7 @@
 //! What a sandboxed contestant's games see: exactly the files its program
-//! needs, copied into a private image ([`crate::sandbox::Image`]) once per
+//! needs, copied into a private image ([`crate::Image`]) once per
 //! contestant. For a program: the system loader, its shared libraries and
-//! libpoker's (resolved from ELF headers, [`crate::sandbox::closure`]), the
+//! libpoker's (resolved from ELF headers, [`crate::closure`]), the
 //! program and libpoker. For a Python script: also the interpreter, its
 //! standard library without tests, and the libraries its `lib-dynload`
 //! modules need. The host's `dist-packages` (numpy and such) are not
@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::launcher::Program;
-use crate::sandbox::closure::{Copy, inside_path, needed_files};
-use crate::sandbox::{Image, PROGRAM_PATH, PYTHON_SCRIPT_PATH};
+use crate::closure::{Copy, inside_path, needed_files};
+use crate::{Image, PROGRAM_PATH, PYTHON_SCRIPT_PATH};
 
 /// Folders of the standard library left out: its own tests.
 const SKIPPED_DIRS: &[&str] = &["test", "tests", "idle_test", "__phello__"];
@@ -29,7 +29,7 @@ const SKIPPED_DIRS: &[&str] = &["test", "tests", "idle_test", "__phello__"];
 ///
 /// Errors (a "not run" reason): see [`needed_files`], or the copies could
 /// not be made.
-pub(crate) fn privatize(
+pub fn privatize(
     program: &mut Program,
     python: bool,
     lib_dirs: &[PathBuf],

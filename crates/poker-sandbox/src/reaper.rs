@@ -1,4 +1,4 @@
-//! The reaper: a tiny program of our own (src/sandbox/reaper.c, built by
+//! The reaper: a tiny program of our own (src/reaper.c, built by
 //! build.rs) that runs a game's or a compilation's program inside the jail
 //! and reports its exact wait status.
 //!

@@ -6,7 +6,7 @@ use super::names::{sweep_once, unique_name};
 use super::place::CGROUP_PARENT;
 use super::version::V1;
 use super::{CgroupJoin, GameCgroup, open_procs};
-use crate::sandbox::limits::Limits;
+use crate::limits::Limits;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};

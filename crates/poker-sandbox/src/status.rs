@@ -3,7 +3,6 @@
 
 /// How a game's program ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ProgramEnding {
     /// The program exited with this code (0–255).
     Exited(i32),

@@ -20,6 +20,7 @@
 //! (`--seccomp FD`), so its own set-up is not filtered; the reaper, the
 //! program and every descendant run under it.
 
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -33,9 +34,24 @@ use super::calls::{
     MADVISE_ADVICE, PRCTL_OPTIONS, SOL_SOCKET, When, compiler_denied_calls, game_calls,
 };
 
-/// The name of this filter as reports record it (`"syscall_filter"`).
-/// Changes whenever the set of allowed or denied calls changes.
-pub const SYSCALL_FILTER: &str = "poker-3";
+/// The name of the filters as reports record it (`"syscall_filter"`):
+/// `poker-` and the first 12 hex digits of the SHA-256 of both compiled
+/// filters (a game's, then a compilation's, as [`program_bytes`] gives
+/// them), so that any change to what is allowed or denied, or to how it is
+/// compiled, names other filters. It differs between architectures, as the
+/// filters do. `tests/data/sandbox/syscall_filter.txt` holds the call
+/// lists and this name on x86_64 (a test compares them).
+pub fn syscall_filter() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let mut hash = Sha256::new();
+        hash.update(program_bytes(Role::Game));
+        hash.update(program_bytes(Role::Compiler));
+        let digest = hash.finalize();
+        let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        format!("poker-{hex}")
+    })
+}
 
 /// Whom a filter is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,6 +264,108 @@ pub fn program_bytes(role: Role) -> &'static [u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calls::{MADVISE_ADVICE, REFUSED_ON_PURPOSE};
+    use std::fmt::Write;
+
+    /// The golden file: the filters' name and every list they are built
+    /// from, as [`lists`] writes them. A change to a list changes the file
+    /// (and the name), so a review sees it.
+    const GOLDEN: &str = include_str!("../../../tests/data/sandbox/syscall_filter.txt");
+
+    fn pairs(list: &[(&str, u64)]) -> String {
+        let named: Vec<String> = list.iter().map(|(n, v)| format!("{n} {v:#x}")).collect();
+        named.join(", ")
+    }
+
+    /// The filters' name, then what a game may call (with which arguments)
+    /// and what a compilation may not.
+    fn lists() -> String {
+        let mut text = String::new();
+        let mut line = |s: String| writeln!(text, "{s}").unwrap();
+        line(format!("name {}", syscall_filter()));
+        line("game: allowed, every other call EPERM (clone3 ENOSYS)".into());
+        for call in game_calls() {
+            let when = match call.when {
+                When::Always => String::new(),
+                When::CloneWithoutNamespaces => format!(" flags without {CLONE_DENIED:#x}"),
+                When::IoctlRequests => format!(" request one of {}", pairs(IOCTL_REQUESTS)),
+                When::PrctlOptions => format!(" option one of {}", pairs(PRCTL_OPTIONS)),
+                When::MadviseAdvice => format!(" advice one of {}", pairs(MADVISE_ADVICE)),
+                When::FcntlCommands => format!(" command one of {}", pairs(FCNTL_COMMANDS)),
+            };
+            line(format!("  {} {}{when}", call.name, call.nr));
+        }
+        line("game: refused on purpose".into());
+        for (name, _) in REFUSED_ON_PURPOSE {
+            line(format!("  {name}"));
+        }
+        line("compilation: denied (EPERM), every other call allowed".into());
+        for (name, nr) in compiler_denied_calls() {
+            line(format!("  {name} {nr}"));
+        }
+        line("compilation: denied with these arguments".into());
+        line(format!("  preadv2, pwritev2 flags with {RWF_NOWAIT:#x}"));
+        let unsafe_flags: Vec<String> = UNSAFE_PERSONALITY
+            .iter()
+            .map(|f| format!("{f:#x}"))
+            .collect();
+        line(format!(
+            "  personality setting one of {}",
+            unsafe_flags.join(", ")
+        ));
+        line(format!("  socket, socketpair domain not {AF_UNIX}"));
+        line(format!(
+            "  getsockopt level {SOL_SOCKET} option one of {}",
+            pairs(COOKIE_OPTIONS)
+        ));
+        line(format!("  clone flags with any of {CLONE_DENIED:#x}"));
+        line(format!(
+            "  fcntl command one of {}",
+            pairs(FCNTL_LOCK_COMMANDS)
+        ));
+        text
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_call_lists_and_the_filters_name_match_the_golden_file() {
+        let text = lists();
+        if std::env::var_os("POKER_BLESS").is_some() {
+            let path = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/sandbox/syscall_filter.txt"
+            );
+            let comments: String = GOLDEN
+                .lines()
+                .take_while(|l| l.starts_with('#'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(path, format!("{comments}{text}")).unwrap();
+            return;
+        }
+        let golden: String = GOLDEN
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            text, golden,
+            "the filters changed: review the change, then rewrite tests/data/sandbox/syscall_filter.txt \
+             with `POKER_BLESS=1 cargo test -p poker-sandbox golden_file`"
+        );
+    }
+
+    #[test]
+    fn the_name_is_poker_and_twelve_hex_digits() {
+        let name = syscall_filter();
+        let hex = name.strip_prefix("poker-").expect(name);
+        assert_eq!(hex.len(), 12, "{name}");
+        assert!(
+            hex.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()),
+            "{name}"
+        );
+    }
 
     #[test]
     fn every_instruction_is_eight_bytes_and_the_prefix_checks_the_architecture() {

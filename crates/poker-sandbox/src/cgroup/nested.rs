@@ -11,7 +11,7 @@ use super::files::write_file;
 use super::names::{game_name, unique_name};
 use super::shape::CgroupShape;
 use super::{CgroupJoin, GameCgroup, open_procs};
-use crate::sandbox::limits::Limits;
+use crate::limits::Limits;
 use rustix::process::Pid;
 use std::fs;
 use std::io;
@@ -70,7 +70,7 @@ impl GameCgroup {
     /// folders are beside the server's, not inside: the server's CPU time
     /// is measured without its games', and freezing the server leaves the
     /// game running.
-    pub(crate) fn create_game(&self, limits: &Limits) -> io::Result<GameCgroup> {
+    pub fn create_game(&self, limits: &Limits) -> io::Result<GameCgroup> {
         let mut cg = GameCgroup {
             version: self.version,
             memory: None,
@@ -146,7 +146,7 @@ impl GameCgroup {
     /// `TimedOut`). Once frozen, no process of it runs, exits or reaps a
     /// child until it is thawed, so the pids of its processes and of their
     /// children stay theirs.
-    pub(crate) fn freeze_and_wait(&self, deadline: Instant) -> io::Result<()> {
+    pub fn freeze_and_wait(&self, deadline: Instant) -> io::Result<()> {
         self.freeze(true)?;
         let Some(dir) = &self.freezer else {
             return Err(io::ErrorKind::Unsupported.into());
@@ -170,7 +170,7 @@ impl GameCgroup {
 
     /// Whether the process `pid` is in this cgroup's own folder (the one
     /// that is frozen: a fork server's processes), not in a game's.
-    pub(crate) fn holds(&self, pid: Pid) -> bool {
+    pub fn holds(&self, pid: Pid) -> bool {
         let Some(dir) = &self.freezer else {
             return false;
         };

@@ -1,11 +1,10 @@
 //! How the evaluator starts a program (a contestant's game or a
 //! compilation): the run configuration, and the two launchers behind
-//! [`super::play`] and the toolchain, plain processes or the bubblewrap
-//! sandbox ([`crate::sandbox`]).
+//! a game and a compilation: plain processes or the bubblewrap sandbox.
 
-use super::error::LaunchError;
-use crate::sandbox::{
-    self, CgroupShape, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, ProgramEnding, Usage,
+use crate::error::LaunchError;
+use crate::{
+    CgroupShape, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, ProgramEnding, Usage,
 };
 use std::ffi::OsString;
 use std::ops::Range;
@@ -47,12 +46,11 @@ pub struct Program {
     pub file_size_limit: Option<u64>,
     /// In the sandbox: a private image holding every file it needs (then
     /// it sees no host file, and `files` is empty).
-    pub image: Option<std::sync::Arc<sandbox::Image>>,
+    pub image: Option<std::sync::Arc<crate::Image>>,
 }
 
 /// How programs of one evaluation are started.
 #[derive(Clone, Debug)]
-#[non_exhaustive]
 pub enum Launcher {
     /// Plain processes of the evaluator's user, limited by per-process
     /// rlimits (CPU time, open files) and the wall-clock timer only.
@@ -80,7 +78,7 @@ impl Launcher {
     pub fn choose(mode: SandboxMode) -> Result<(Launcher, Option<String>), LaunchError> {
         let bubblewrap = |(bwrap, facts)| Launcher::Bubblewrap {
             bwrap,
-            uid_range: sandbox::DEFAULT_UID_RANGE,
+            uid_range: crate::DEFAULT_UID_RANGE,
             facts,
         };
         let unconfined = super::pid_namespace::PidNamespace::new;
@@ -88,7 +86,7 @@ impl Launcher {
             unconfined().map_err(LaunchError::Unconfined)?;
             return Ok((Launcher::Plain, None));
         }
-        let no_cgroup = sandbox::cgroup_fallback()
+        let no_cgroup = crate::cgroup_fallback()
             .map_err(LaunchError::Cgroup)?
             .map(|why| {
                 format!(
@@ -96,7 +94,7 @@ impl Launcher {
                      process limits (see the limits): {why}"
                 )
             });
-        match (mode, sandbox::probe_jail()) {
+        match (mode, crate::probe_jail()) {
             (_, Ok(probed)) => Ok((bubblewrap(probed), no_cgroup)),
             (SandboxMode::On, Err(why)) => Err(LaunchError::SandboxRequired(why)),
             (_, Err(why)) => {
@@ -123,11 +121,11 @@ impl Launcher {
     }
 
     /// The name of the seccomp filter every program runs under
-    /// ([`sandbox::SYSCALL_FILTER`]); `None` for plain processes.
+    /// ([`crate::syscall_filter`]); `None` for plain processes.
     pub fn syscall_filter(&self) -> Option<&'static str> {
         match self {
             Launcher::Plain => None,
-            Launcher::Bubblewrap { .. } => Some(sandbox::SYSCALL_FILTER),
+            Launcher::Bubblewrap { .. } => Some(crate::syscall_filter()),
         }
     }
 
@@ -197,18 +195,18 @@ pub struct Launch {
 
 impl Launch {
     /// The jail's cgroup, if the run is sandboxed and has one.
-    pub fn cgroup(&self) -> Option<&crate::sandbox::GameCgroup> {
+    pub fn cgroup(&self) -> Option<&crate::GameCgroup> {
         self.jail.as_ref().and_then(|jail| jail.cgroup())
     }
 
     /// What the run's CPU watch reads and stops it at (see
     /// [`Jail::cpu_watch`]): sandboxed runs with a cgroup only.
-    pub(crate) fn cpu_watch(&self) -> Option<(crate::sandbox::CpuMeter, Duration)> {
+    pub(crate) fn cpu_watch(&self) -> Option<(crate::CpuMeter, Duration)> {
         self.jail.as_ref().and_then(Jail::cpu_watch)
     }
 
     /// The uid (and equal gid) the run's jail leased, if it has one.
-    pub(crate) fn leased_uid(&self) -> Option<u32> {
+    pub fn leased_uid(&self) -> Option<u32> {
         self.jail.as_ref().and_then(|jail| jail.uid())
     }
 
@@ -308,7 +306,7 @@ fn plain_command(program: &Program, limits: &Limits) -> std::io::Result<Command>
 }
 
 fn plain_limit_reports(limits: &Limits) -> Vec<LimitReport> {
-    use sandbox::{Enforcement, RlimitScope};
+    use crate::{Enforcement, RlimitScope};
     let process = Enforcement::Rlimit {
         scope: RlimitScope::Process,
     };
