@@ -183,12 +183,18 @@ fn length_histogram(
             chart.draw_series(LineSeries::new(points, RED.stroke_width(3)))?;
         }
         if let Some(t) = target.filter(|&t| t < x_max) {
-            chart.draw_series(DashedLineSeries::new(
-                [(t, floor), (t, top)],
-                8,
-                6,
-                BLACK.stroke_width(2),
-            ))?;
+            // Dashes of equal height on the log scale, drawn one by one:
+            // plotters' DashedLineSeries calls hypotf, whose glibc 2.35
+            // version would lift the wheel's manylinux floor.
+            let (lo, hi) = (floor.ln(), top.ln());
+            let step = (hi - lo) / 24.0;
+            chart.draw_series((0..24).step_by(2).map(|i| {
+                let y = |k: f64| (lo + step * k).exp();
+                PathElement::new(
+                    [(t, y(i as f64)), (t, y(i as f64 + 1.0))],
+                    BLACK.stroke_width(2),
+                )
+            }))?;
             chart.draw_series(std::iter::once(Text::new(
                 format!("target {t}"),
                 (t, top / 2.0),
