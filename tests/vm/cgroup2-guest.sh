@@ -33,7 +33,7 @@ stamp "sandbox limit tests"
     sandbox::limits_are_enforced_by_a_cgroup_here \
     sandbox::memory_past_the_limit_is_oom_killed \
     sandbox::fork_stops_at_the_process_limit_with_eagain \
-    sandbox::busy_loop_dies_of_sigxcpu_at_the_cpu_limit \
+    sandbox::busy_loop_dies_of_sigxcpu_at_the_rlimit_backstop \
     sandbox::dropping_the_jail_kills_the_game_and_removes_its_cgroup \
     > "$out/sandbox-tests.txt" 2>&1
 if grep -q "^test result: ok. 6 passed" "$out/sandbox-tests.txt"; then
