@@ -2,10 +2,10 @@
 
 use crate::progress;
 use crate::render;
+use crate::report::{Audit, Report, canonical_decks, escape};
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use poker_judge::evaluator::contestant::CPP_EXTENSIONS;
-use poker_judge::evaluator::report::{Audit, Report, canonical_decks, escape};
 use poker_judge::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
 use sha2::{Digest, Sha256};
 use std::os::unix::fs::PermissionsExt;
@@ -196,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     // Contestants sharing a file stem are told apart by the shortest name
     // that does it (greedy.c and greedy.pas; a/greedy.c and b/greedy.c).
-    let names = evaluator::names::shortest_unique(&paths);
+    let names = crate::report::names::shortest_unique(&paths);
     for (c, name) in contestants.iter_mut().zip(names) {
         toolchain.rename(c, name);
     }

@@ -5,7 +5,7 @@
 //! - [`sandbox`]: poker-sandbox, the jail contestant programs run in
 //!   (bubblewrap, a uid of their own, cgroups, rlimits), re-exported.
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks
-//!   them; its reports are the model the `poker` command renders.
+//!   them; the `poker` command reports what it finds.
 //! - [`judge`]: the input validator and interactor of a judge system.
 //! - [`size`]: sizes as options take them and reports print them.
 #![deny(missing_docs)]

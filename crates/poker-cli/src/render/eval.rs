@@ -1,12 +1,12 @@
 //! The HTML evaluation report (`poker eval --html FILE`).
 
 use super::{BoardView, environment};
+use crate::report::shell::command_line;
+use crate::report::{Report, escape, failures};
 use poker_core::cards::Card;
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::GameStatus;
-use poker_judge::evaluator::report::{Report, escape, failures};
-use poker_judge::evaluator::shell::command_line;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -144,7 +144,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                         ok: t.status == GameStatus::Ok,
                         reason: escape(t.reason.as_deref().unwrap_or("")),
                         stderr: t
-                            .stderr_tail(poker_judge::evaluator::report::STDERR_LINES)
+                            .stderr_tail(crate::report::STDERR_LINES)
                             .iter()
                             .map(|l| escape(l))
                             .collect(),

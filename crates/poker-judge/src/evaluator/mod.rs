@@ -18,13 +18,9 @@ pub mod contestant;
 pub mod decks;
 mod error;
 pub mod fork_server;
-pub mod names;
 mod one_game;
-pub mod report;
 pub mod results;
-pub mod shell;
 mod source;
-pub mod text;
 pub mod verdict;
 
 // The process machinery lives in poker-sandbox; these keep its paths.

@@ -5,17 +5,23 @@
 //! messages, its stderr) is shown with control and format characters
 //! escaped ([`escape`]), so a contestant cannot write escape codes, fake
 //! lines or reordered text onto the organiser's terminal. Commands are
-//! shell lines from [`super::shell`], shown as they are: quoting them made
+//! shell lines from [`shell`], shown as they are: quoting them made
 //! them one line of visible characters already.
 
-use super::shell::command_line;
-pub use super::text::escape;
-use super::{Contestant, ContestantResult, GameResult, GameStatus, RunConfig, load_warning};
-use crate::doctor::{Finding, Status};
-use crate::sandbox::LimitReport;
+pub mod names;
+pub mod shell;
+pub mod text;
+
 use poker_core::contest::ContestDeck;
+use poker_judge::doctor::{Finding, Status};
+use poker_judge::evaluator::{
+    Contestant, ContestantResult, GameResult, GameStatus, RunConfig, load_warning,
+};
+use poker_judge::sandbox::LimitReport;
 use serde::Serialize;
+use shell::command_line;
 use std::fmt::Write;
+pub use text::escape;
 
 /// A whole evaluation: one entry per contestant, in the order given.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -59,7 +65,7 @@ pub struct Audit {
     /// game in practice mode.
     pub replay: Vec<Replay>,
     /// The seed of the order the games were played in
-    /// ([`super::game_order`]); `poker eval --order-seed` plays them in the
+    /// ([`poker_judge::evaluator::game_order`]); `poker eval --order-seed` plays them in the
     /// same order again.
     pub game_order_seed: u64,
     /// The machine as `poker doctor` found it before the games: what
@@ -76,7 +82,7 @@ pub struct CompileRecord {
     /// The command as the evaluator ran it (in its private build folder).
     pub command: Vec<String>,
     /// The same compiler and flags on the contestant's own source, as a
-    /// line for bash ([`super::shell`]).
+    /// line for bash ([`shell`]).
     pub practice: String,
 }
 
@@ -87,7 +93,7 @@ pub struct Replay {
     pub contestant: String,
     /// The deck's number, 1-based.
     pub deck: usize,
-    /// Lines for bash ([`super::shell`]): build the program (when it needs
+    /// Lines for bash ([`shell`]): build the program (when it needs
     /// building), then run it on the deck with `POKER_DECK`.
     pub commands: Vec<String>,
 }
@@ -505,7 +511,7 @@ mod tests {
 
     #[test]
     fn canonical_decks_are_a_deck_file_without_comments() {
-        let decks = crate::evaluator::decks::builtin();
+        let decks = poker_judge::evaluator::decks::builtin();
         let file = include_str!("../../../../data/decks.txt");
         let expected: String = file
             .lines()
