@@ -229,11 +229,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .cpus()
             .map_or_else(evaluator::affinity::allowed_cpus, <[usize]>::to_vec),
     );
-    let results = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
+    let run = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
         .context("cannot run the evaluation")?;
     bar.finish_and_clear();
 
-    let mut report = Report::new(results, &config);
+    let mut report = Report::new(run);
     let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     let mut audit = Audit::new(&contestants, &decks, hex, config.order_seed);
@@ -257,6 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let not_run = report
+        .run
         .contestants
         .iter()
         .filter(|c| c.not_run.is_some())

@@ -14,34 +14,20 @@ pub mod text;
 
 use poker_core::contest::ContestDeck;
 use poker_judge::doctor::{Finding, Status};
-use poker_judge::evaluator::{
-    Contestant, ContestantResult, GameResult, GameStatus, RunConfig, load_warning,
-};
-use poker_judge::sandbox::LimitReport;
+use poker_judge::evaluator::{Contestant, ContestantResult, Evaluation, GameResult, GameStatus};
 use serde::Serialize;
 use shell::command_line;
 use std::fmt::Write;
 pub use text::escape;
 
-/// A whole evaluation: one entry per contestant, in the order given.
+/// A whole evaluation as `poker eval` reports it: what the evaluator
+/// found, with the audit that lets others check it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// `"bubblewrap"` or `"off"`: how contestants were confined.
-    pub sandbox: &'static str,
-    /// The seccomp filters of every game and compilation, named by a hash
-    /// of them (`poker-` and 12 hex digits), `null` without the sandbox.
-    pub syscall_filter: Option<&'static str>,
-    /// `"fresh-processes"` (a process per game, as in the contest) or
-    /// `"fork-server"` (`--fork-server`: one process per contestant forking
-    /// a child per game).
-    pub mode: &'static str,
-    /// Each game limit with its value and how it was enforced.
-    pub limits: Vec<LimitReport>,
-    /// Every contestant's games, total and rank.
-    pub contestants: Vec<ContestantResult>,
-    /// Warnings about the evaluation itself (e.g. no sandbox).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    /// The evaluation: confinement, limits, contestants, warnings (its
+    /// fields are the report's own in JSON).
+    #[serde(flatten)]
+    pub run: Evaluation,
     /// What an organiser publishes so others can check the evaluation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit: Option<Audit>,
@@ -210,51 +196,39 @@ impl Audit {
 }
 
 impl Report {
-    /// The report of `contestants` evaluated under `config`.
-    pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
-        Report {
-            sandbox: config.launcher.name(),
-            syscall_filter: config.launcher.syscall_filter(),
-            mode: config.mode_name(),
-            limits: config.limit_reports(),
-            warnings: config
-                .warning
-                .iter()
-                .cloned()
-                .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
-                .collect(),
-            contestants,
-            audit: None,
-        }
+    /// The report of `run`, without an audit.
+    pub fn new(run: Evaluation) -> Report {
+        Report { run, audit: None }
     }
 
     /// The report as tables: warnings, the sandbox and limits, each
     /// contestant's games, then the ranking.
     pub fn text(&self) -> String {
+        let run = &self.run;
         let mut out = String::new();
-        for warning in &self.warnings {
+        for warning in &run.warnings {
             let _ = writeln!(out, "warning: {warning}");
         }
-        match self.syscall_filter {
+        match run.syscall_filter {
             Some(filter) => {
-                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", self.sandbox);
+                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", run.sandbox);
             }
             None => {
-                let _ = writeln!(out, "sandbox: {}", self.sandbox);
+                let _ = writeln!(out, "sandbox: {}", run.sandbox);
             }
         }
-        let _ = writeln!(out, "processes: {}", self.mode);
-        for limit in &self.limits {
+        let _ = writeln!(out, "processes: {}", run.mode);
+        for limit in &run.limits {
             let _ = writeln!(out, "  limit {limit}");
         }
         out.push('\n');
-        for r in &self.contestants {
+        for r in &run.contestants {
             contestant_table(&mut out, r);
         }
-        ranking(&mut out, &self.contestants);
+        ranking(&mut out, &run.contestants);
         if let Some(audit) = &self.audit {
             out.push('\n');
-            let decks = self.contestants.first().map_or(0, |c| c.tests.len());
+            let decks = run.contestants.first().map_or(0, |c| c.tests.len());
             audit.text(&mut out, decks);
         }
         out

@@ -57,9 +57,8 @@ fn eval(decks: &[ContestDeck], flags: &[&str], contestants: &[PathBuf]) -> Value
         .iter()
         .map(|path| toolchain.prepare(&supervisor, path))
         .collect();
-    let results =
-        evaluate(&supervisor, &prepared, decks, &config, |_, _| {}).expect("an evaluation");
-    serde_json::json!({"mode": config.mode_name(), "contestants": results})
+    let run = evaluate(&supervisor, &prepared, decks, &config, |_, _| {}).expect("an evaluation");
+    serde_json::to_value(run).expect("an evaluation as JSON")
 }
 
 /// One game: status, score, board (as JSON text).

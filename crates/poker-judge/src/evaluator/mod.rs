@@ -35,7 +35,7 @@ pub use launcher::{Launcher, Program, SandboxMode};
 pub use one_game::play;
 pub use process::{Supervisor, become_supervisor};
 pub use results::{
-    ContestantResult, CpuLimitHolder, GameProcess, GameResult, GameStatus, STDERR_KEPT,
+    ContestantResult, CpuLimitHolder, Evaluation, GameProcess, GameResult, GameStatus, STDERR_KEPT,
     load_warning, rank, scale,
 };
 pub use verdict::{RunVerdict, classify};
@@ -168,7 +168,8 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// Runs every contestant over every deck, one game at a time (so timing is
 /// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
 /// calling `on_game` after each game, and ranks the results (each
-/// contestant's games in deck order). Each game also carries its deck's
+/// contestant's games in deck order): the evaluation, with how its
+/// programs ran. Each game also carries its deck's
 /// hindsight optimum (the best possible score). The games run on one CPU
 /// (shared by the evaluator and the program, as in [`play_many`]): the
 /// quietest of `config.cpus`, or of the allowed CPUs; the calling thread's
@@ -179,7 +180,7 @@ pub fn evaluate(
     decks: &[ContestDeck],
     config: &RunConfig,
     mut on_game: impl FnMut(&Contestant, &GameResult),
-) -> std::io::Result<Vec<ContestantResult>> {
+) -> std::io::Result<Evaluation> {
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
@@ -246,7 +247,7 @@ pub fn evaluate(
         });
     }
     rank(&mut results);
-    Ok(results)
+    Ok(Evaluation::new(results, config))
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! scaling: the best total is worth 10 tests, the others proportionally,
 //! rounded to the nearest integer).
 
+use super::RunConfig;
+use crate::sandbox::LimitReport;
 use serde::Serialize;
 
 /// How a game ended for the contestant.
@@ -118,6 +120,49 @@ pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Opti
             100.0 * others / wall
         )
     })
+}
+
+/// What an evaluation found ([`super::evaluate`]): how its programs were
+/// confined and limited, every contestant's games and rank, and warnings
+/// about the run itself. The one input of the `poker` command's reports;
+/// its JSON form is their JSON form, less the audit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// `"bubblewrap"` or `"off"`: how contestants were confined.
+    pub sandbox: &'static str,
+    /// The seccomp filters of every game and compilation, named by a hash
+    /// of them (`poker-` and 12 hex digits), `null` without the sandbox.
+    pub syscall_filter: Option<&'static str>,
+    /// `"fresh-processes"` (a process per game, as in the contest) or
+    /// `"fork-server"` (one process per contestant forking a child per
+    /// game).
+    pub mode: &'static str,
+    /// Each game limit with its value and how it was enforced.
+    pub limits: Vec<LimitReport>,
+    /// Every contestant's games, total and rank.
+    pub contestants: Vec<ContestantResult>,
+    /// Warnings about the evaluation itself (no sandbox, a busy machine).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Evaluation {
+    /// The evaluation of `contestants` (ranked) under `config`.
+    pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Evaluation {
+        Evaluation {
+            sandbox: config.launcher.name(),
+            syscall_filter: config.launcher.syscall_filter(),
+            mode: config.mode_name(),
+            limits: config.limit_reports(),
+            warnings: config
+                .warning
+                .iter()
+                .cloned()
+                .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
+                .collect(),
+            contestants,
+        }
+    }
 }
 
 /// One game of one contestant.
