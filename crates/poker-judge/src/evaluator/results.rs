@@ -3,7 +3,7 @@
 //! rounded to the nearest integer).
 
 use super::RunConfig;
-use crate::sandbox::LimitReport;
+use crate::sandbox::{Enforcement, LimitReport};
 use serde::Serialize;
 
 /// How a game ended for the contestant.
@@ -147,13 +147,17 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// The evaluation of `contestants` (ranked) under `config`.
+    /// The evaluation of `contestants` (ranked) under `config`. Its CPU
+    /// limit is reported as it ran: a watched limit counts the games whose
+    /// watch could not start.
     pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Evaluation {
+        let mut limits = config.limit_reports();
+        count_unwatched(&mut limits, contestants.iter().flat_map(|c| &c.tests));
         Evaluation {
             sandbox: config.launcher.name(),
             syscall_filter: config.launcher.syscall_filter(),
             mode: config.mode_name(),
-            limits: config.limit_reports(),
+            limits,
             warnings: config
                 .warning
                 .iter()
@@ -161,6 +165,26 @@ impl Evaluation {
                 .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
                 .collect(),
             contestants,
+        }
+    }
+}
+
+/// Sets, in a watched CPU limit of `limits`, how many of `games` were held
+/// by `RLIMIT_CPU`'s backstop because their watch could not start.
+fn count_unwatched<'a>(
+    limits: &mut [LimitReport],
+    games: impl IntoIterator<Item = &'a GameResult>,
+) {
+    let unwatched = games
+        .into_iter()
+        .filter(|t| t.cpu_limit_held_by == Some(CpuLimitHolder::RlimitBackstop))
+        .count();
+    for limit in limits {
+        if let Enforcement::CgroupWatch {
+            unwatched_games, ..
+        } = &mut limit.enforcement
+        {
+            *unwatched_games = (unwatched > 0).then_some(unwatched);
         }
     }
 }
@@ -334,6 +358,47 @@ pub fn rank(results: &mut [ContestantResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watched_cpu_limit_counts_the_games_whose_watch_did_not_start() {
+        let watched = || LimitReport {
+            name: "cpu",
+            value: 5000,
+            unit: "ms",
+            enforcement: Enforcement::CgroupWatch {
+                version: 2,
+                unwatched_games: None,
+            },
+        };
+        let held_by = |holder| GameResult {
+            cpu_limit_held_by: Some(holder),
+            ..GameResult::not_run(1, String::new())
+        };
+        let games = [
+            held_by(CpuLimitHolder::Watch),
+            held_by(CpuLimitHolder::RlimitBackstop),
+            held_by(CpuLimitHolder::RlimitBackstop),
+        ];
+        let mut limits = [watched()];
+        count_unwatched(&mut limits, &games);
+        assert_eq!(
+            limits[0].to_string(),
+            "cpu 5000 ms: cgroup v2 watched, with an rlimit per process as a backstop above it \
+             (the watch could not start in 2 game(s): the backstop held those)"
+        );
+        let json = serde_json::to_value(&limits[0]).unwrap();
+        assert_eq!(json["enforcement"]["kind"], "cgroup_watch");
+        assert_eq!(json["enforcement"]["unwatched_games"], 2);
+        // Every game watched: the report as before the games.
+        let mut limits = [watched()];
+        count_unwatched(&mut limits, &games[..1]);
+        assert_eq!(limits[0], watched());
+        let json = serde_json::to_value(&limits[0]).unwrap();
+        assert!(
+            json["enforcement"].get("unwatched_games").is_none(),
+            "{json}"
+        );
+    }
 
     #[test]
     fn scaling_follows_the_contest_examples() {
