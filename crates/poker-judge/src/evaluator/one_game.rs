@@ -9,7 +9,7 @@ use super::load::Guard;
 use super::process::{self, Supervisor};
 use super::results::{CpuLimitHolder, GameResult, GameStatus, STDERR_KEPT};
 use super::verdict::{RunVerdict, classify, failed_to_start};
-use crate::sandbox::{CgroupShape, Outcome, ProgramEnding, Usage};
+use crate::sandbox::{CgroupShape, Ended, Fds, ProgramEnding, Runner, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::manager::{self, ChannelEnding, Link};
 use poker_protocol::{CHANNEL_ENV, Received, Transport};
@@ -61,8 +61,10 @@ pub(crate) fn launch_with_channel(
         .env
         .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
     program.env.extend_from_slice(env);
-    let launch = config.launcher.prepare_shaped(&program, limits, shape)?;
-    let mut running = process::spawn(launch, true)?;
+    let mut running =
+        Runner::new(&config.launcher)
+            .shaped(shape)
+            .start(&program, limits, Fds::Channel)?;
     let channel = running
         .take_channel()
         .ok_or_else(|| std::io::Error::other("no channel"))?;
@@ -102,18 +104,22 @@ pub(crate) fn play_launched(
         _ => EXIT_GRACE,
     };
     let watch = running.cpu_watch.clone();
-    let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
+    // Waits on the pidfd (an event), not in sleep steps.
+    if !grace.is_zero() {
+        running.wait_until(Instant::now() + grace);
+    }
+    let outcome = running.finish();
     let measured = Measured {
-        others: usage.cpu_time.and_then(|own| guard.others(own)),
-        usage,
+        others: outcome.usage.cpu_time.and_then(|own| guard.others(own)),
+        usage: outcome.usage,
         watch,
     };
     conclude(
         &game,
         ending,
-        outcome.as_ref(),
+        outcome.ended.as_ref(),
         &measured,
-        &stderr,
+        &outcome.stderr,
         seconds,
         number,
         config,
@@ -141,7 +147,7 @@ pub(crate) struct Measured {
 pub(crate) fn conclude(
     game: &Game,
     ending: ChannelEnding,
-    outcome: Option<&Outcome>,
+    outcome: Option<&Ended>,
     measured: &Measured,
     stderr: &[u8],
     seconds: f64,

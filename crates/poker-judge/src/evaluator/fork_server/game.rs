@@ -12,7 +12,7 @@ use crate::evaluator::manager::{self, ChannelEnding};
 use crate::evaluator::one_game::{EXIT_GRACE, Measured, conclude};
 use crate::evaluator::process;
 use crate::evaluator::{GameStatus, RunConfig};
-use crate::sandbox::{GameCgroup, Limits, Outcome, ProgramEnding, Usage};
+use crate::sandbox::{Ended, GameCgroup, Limits, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;
 use poker_protocol::fork_server::{self, Order, ServerLine};
@@ -255,12 +255,12 @@ impl Server {
             oom_killed: cgroup.oom_killed(),
         };
         drop(setup);
-        let outcome = program_ending.map(|ending| Outcome {
+        let outcome = program_ending.map(|ending| Ended {
             ending,
             usage: usage.clone(),
         });
         // Without the server's word, the measures still count.
-        let measured = Outcome {
+        let measured = Ended {
             ending: ProgramEnding::FailedToStart(String::new()),
             usage: usage.clone(),
         };

@@ -158,7 +158,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         };
     }
     let unfit = |running: Running, why: &str| {
-        let _ = running.finish(Duration::ZERO);
+        let _ = running.finish();
         Started::Unfit(why.into())
     };
     let Some(jail) = running.cgroup() else {
@@ -275,7 +275,7 @@ impl Server {
             fork_server::send_with_fds(self.channel.as_fd(), Order::Done.encode().as_bytes(), &[]);
         drop(self.channel);
         self.running.wait_until(Instant::now() + EXIT_GRACE);
-        let _ = self.running.finish(Duration::ZERO);
+        let _ = self.running.finish();
     }
 }
 
