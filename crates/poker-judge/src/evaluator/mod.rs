@@ -28,6 +28,7 @@ pub(crate) use poker_sandbox::load;
 pub use poker_sandbox::{affinity, launcher, process};
 use poker_sandbox::{cpu_watch, private_root};
 
+use config::GameSettings;
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
 pub use error::{DeckFileError, LaunchError, NotRun};
@@ -112,12 +113,13 @@ pub fn play_many(
         (i <= count).then(|| (i, deck_of(i)))
     };
     let cpus = affinity::choose(config.cpus.as_deref(), jobs);
+    let settings = config.game_settings();
     let worker = |job: usize| {
         let _pinned = match cpus.is_empty() {
             true => None,
             false => affinity::Pinned::to_cpu(cpus[job % cpus.len()]),
         };
-        let mut games = game_source(supervisor, program, config);
+        let mut games = game_source(supervisor, program, config.fork_server, &settings);
         while let Some((i, deck)) = take() {
             on_game(games.play(&deck, i));
         }
@@ -138,16 +140,17 @@ pub fn play_many(
     Ok(processes)
 }
 
-/// Where `program`'s games are played, as `config` asks: a fork server
-/// with `config.fork_server`, else a fresh process per game.
+/// Where `program`'s games are played under `settings`: a fork server
+/// with `fork_server`, else a fresh process per game.
 fn game_source<'a>(
     supervisor: &'a Supervisor,
     program: &'a Program,
-    config: &'a RunConfig,
+    fork_server: bool,
+    settings: &'a GameSettings,
 ) -> Box<dyn source::GameSource + 'a> {
-    match config.fork_server {
-        true => Box::new(fork_server::ForkServer::new(supervisor, program, config)),
-        false => Box::new(source::FreshProcesses::new(supervisor, program, config)),
+    match fork_server {
+        true => Box::new(fork_server::ForkServer::new(supervisor, program, settings)),
+        false => Box::new(source::FreshProcesses::new(supervisor, program, settings)),
     }
 }
 
@@ -184,6 +187,7 @@ pub fn evaluate(
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let settings = config.game_settings();
     let _pinned = affinity::choose(config.cpus.as_deref(), 1)
         .first()
         .and_then(|&cpu| affinity::Pinned::to_cpu(cpu));
@@ -210,7 +214,7 @@ pub fn evaluate(
             let mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
             match &contestants[c].program {
                 Ok(program) => {
-                    let mut games = game_source(supervisor, program, config);
+                    let mut games = game_source(supervisor, program, true, &settings);
                     for i in mine {
                         record(c, games.play(&decks[i], i + 1));
                     }
@@ -224,7 +228,9 @@ pub fn evaluate(
     } else {
         for (c, i) in order {
             let game = match &contestants[c].program {
-                Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+                Ok(program) => {
+                    one_game::play_with(supervisor, program, &decks[i], i + 1, &settings)
+                }
                 Err(why) => GameResult::not_run(i + 1, why.to_string()),
             };
             record(c, game);
