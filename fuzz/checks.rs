@@ -17,6 +17,11 @@ use poker_judge::evaluator::decks::parse_deck_file;
 use poker_protocol::{Breach, LineAssembler, MAX_LINE, Reply, Request};
 use std::ffi::{CString, c_char, c_int};
 
+/// The judge system's input validator and interactor, from the `poker`
+/// command's source (a program, so not a crate to depend on).
+#[path = "../crates/poker-cli/src/judge/kattis/mod.rs"]
+mod kattis;
+
 /// The codes `poker_game_new_text` may give for a text that is not a
 /// deck.
 const DECK_TEXT_ERRORS: [c_int; 4] = [
@@ -764,7 +769,7 @@ impl Bytes<'_> {
 /// accepted again with the same deck, and the deck-file writer's file
 /// parses back to it; a spoiled line is refused with a reason.
 pub fn input_validator(data: &[u8]) {
-    use poker_judge::judge::{MAX_INPUT, test_input, validate_input};
+    use kattis::{MAX_INPUT, test_input, validate_input};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -872,8 +877,8 @@ fn check_reply(reply: &str) -> Reply {
 /// `L` answered with that card's code; any break is rejected, a rule break
 /// with the number of the card it happened at.
 pub fn interactor(data: &[u8]) {
+    use kattis::{JudgeVerdict, interact};
     use poker_core::contest::Board;
-    use poker_judge::judge::{JudgeVerdict, interact};
     if data.len() < 9 {
         return;
     }

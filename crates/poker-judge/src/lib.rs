@@ -6,12 +6,10 @@
 //!   (bubblewrap, a uid of their own, cgroups, rlimits), re-exported.
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks
 //!   them; the `poker` command reports what it finds.
-//! - [`judge`]: the input validator and interactor of a judge system.
 //! - [`size`]: sizes as options take them and reports print them.
 #![deny(missing_docs)]
 
 pub mod doctor;
 pub mod evaluator;
-pub mod judge;
 pub use poker_sandbox as sandbox;
 pub use poker_sandbox::size;
