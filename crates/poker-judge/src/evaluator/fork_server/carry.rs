@@ -28,7 +28,12 @@
 //!   through `/proc/PID/mem`, and its other `/proc` files; the library
 //!   makes the server not dumpable, so one that is dumpable again made
 //!   itself so;
-//! - another process of the program beside the server.
+//! - another process of the program beside the server;
+//! - a game's child whose pid inside the jail is not one past the last
+//!   game's child's ([`next_child`]): a process or thread made in between
+//!   (by a game, its child before it spoke, or the server) moved the pid
+//!   counter of the jail's pid namespace, which the child reads from its
+//!   own pid. That child has seen no card: its game is played fresh.
 //!
 //! Not looked for: what the server's own code can learn of a game without
 //! its help (when it ended, its exit status or CPU time through `waitid` or
@@ -124,6 +129,30 @@ impl Before {
         }
         signals(pid, &status).map_err(unread)?
     }
+}
+
+/// The pid inside its jail of the game's child `pid` (the evaluator's
+/// view), if it follows the last game's child's `last` (the first child's
+/// may be any); else why the server is given up.
+pub(crate) fn next_child(pid: Pid, last: Option<i32>) -> Result<i32, String> {
+    let status =
+        read(pid, "status").map_err(|e| format!("a game's child could not be inspected: {e}"))?;
+    let inside = pid_in_jail(&status).ok_or("a game's child has no pid in its jail")?;
+    match last {
+        Some(last) if inside != last.wrapping_add(1) => Err(format!(
+            "a game could leave state for the next: processes or threads were made \
+             between two games, which the next would count from its pid ({inside}, not {})",
+            last.wrapping_add(1)
+        )),
+        _ => Ok(inside),
+    }
+}
+
+/// A process's pid in its innermost pid namespace, from its
+/// `/proc/PID/status` text (`NSpid:`'s last field).
+fn pid_in_jail(status: &str) -> Option<i32> {
+    let ids = status.lines().find_map(|l| l.strip_prefix("NSpid:"))?;
+    ids.split_whitespace().last()?.parse().ok()
 }
 
 /// Each descriptor of `pid`: its number, where it leads, its `fdinfo`.
@@ -367,6 +396,14 @@ VmFlags: rd sh mr mw me ms sd
         let replaced = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 8, None)]);
         assert_eq!(changed(&before, &replaced).as_deref(), Some("/tmp/d"));
         assert_eq!(changed(&before, &TmpTree::new()).as_deref(), Some("/tmp/a"));
+    }
+
+    #[test]
+    fn a_pid_in_the_jail_is_the_innermost_of_nspid() {
+        let status = "Name:\tgreedy\nNSpid:\t81234\t7\nPPid:\t81200\n";
+        assert_eq!(pid_in_jail(status), Some(7));
+        assert_eq!(pid_in_jail("NSpid:\t81234\n"), Some(81234));
+        assert_eq!(pid_in_jail("Name:\tgreedy\n"), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! no game), serving it, then measuring and judging it, and looking for
 //! what it could have left for the next ([`super::carry`]).
 
-use super::carry::Before;
+use super::carry::{self, Before};
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
 use crate::evaluator::cpu_watch::{self, Watch};
@@ -92,6 +92,15 @@ impl Server {
             Ok(setup) => setup,
             Err(why) => return Served::NotStarted(why),
         };
+        // Before a card is dealt: a child whose pid shows how many
+        // processes the games before it made is not played.
+        match carry::next_child(ordered.pid, self.last_child) {
+            Ok(pid) => self.last_child = Some(pid),
+            Err(why) => {
+                self.end_game(&setup);
+                return Served::NotStarted(why);
+            }
+        }
         let before = match Before::note(self.process.pid) {
             Ok(before) => before,
             Err(why) => {

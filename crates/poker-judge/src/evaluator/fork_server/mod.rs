@@ -77,6 +77,9 @@ pub(crate) struct Server {
     /// returned its hello): charged to every game, as a fresh process
     /// spends it in each.
     startup: Duration,
+    /// The pid of its last game's child inside the jail: the next one's
+    /// must follow it (see [`carry::next_child`]).
+    last_child: Option<i32>,
 }
 
 /// What starting a server gave.
@@ -190,6 +193,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         _freezer_keepalive: freezer_keepalive,
         cpu_charged: before,
         startup: before.unwrap_or_default(),
+        last_child: None,
     };
     // A server that spent the limit on it would have every game over it:
     // they are played fresh, each judged on its own.
