@@ -6,7 +6,9 @@
  * every game sees 0; a fork server's games would see 0, 6, 12, ...
  * (with the evaluator's own probes among them): the evaluator finds the
  * counter moved, gives the server up after the game, and the rest are
- * played fresh (`crates/poker-cli/tests/cli_tests/fork_server.rs`). */
+ * played fresh. The one forked game sees 1: the file the evaluator made
+ * to read the counter when the server started
+ * (`crates/poker-cli/tests/cli_tests/fork_server.rs`). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poker.h>
