@@ -13,7 +13,7 @@
 //! waited on a run queue (a game waiting for its next card waits for the
 //! evaluator): a program that sleeps while others work waits for nothing,
 //! and ends at its guard; one whose threads wait for each other, or many
-//! at once, waited no longer than the game (see [`stalled`]).
+//! at once, waited no longer than the game (see `stalled`).
 
 use crate::CpuMeter;
 use crate::cgroup::Waits;
