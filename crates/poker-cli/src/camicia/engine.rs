@@ -72,7 +72,7 @@ impl Chosen {
         match self {
             Chosen::Cpu => engine_name().into(),
             #[cfg(feature = "gpu")]
-            Chosen::Gpu(_) => "gpu".into(),
+            Chosen::Gpu(_) => poker_hunt::unit::GPU_ENGINE.into(),
         }
     }
 
