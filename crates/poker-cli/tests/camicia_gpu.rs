@@ -144,6 +144,42 @@ fn a_million_random_deals_give_the_cpu_engine_s_unit() {
 }
 
 #[test]
+fn the_per_deal_kernel_gives_the_cpu_engine_s_unit_too() {
+    // The kernel the persistent one replaced, kept for the benchmark.
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let args = ["--count", "300000", "--seed", "5"];
+    let gpu = dir.path().join("gpu.json");
+    let mut all = vec![
+        "--engine",
+        "gpu",
+        "--json",
+        "--output",
+        gpu.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let out = search(dir.path(), &all, &[("POKER_GPU_KERNEL", "per-deal")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"kernel\":\"per-deal\""),
+        "the summary names the kernel"
+    );
+    let cpu = unit(dir.path(), "cpu.json", "cpu", &args);
+    assert_eq!(comparable(&gpu).1, comparable(&cpu).1);
+    // A kernel that does not exist is refused, naming the two.
+    let out = search(
+        dir.path(),
+        &["--engine", "gpu", "--count", "10"],
+        &[("POKER_GPU_KERNEL", "fast")],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("POKER_GPU_KERNEL=fast is not a kernel: persistent or per-deal"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn a_shard_of_random_deals_gives_the_cpu_engine_s_unit() {
     parity(&["--count", "1000000", "--seed", "7", "--shard", "1/3"]);
 }

@@ -130,6 +130,7 @@ mod gpu {
             let c = *self.checks.lock().expect("not poisoned");
             json!({
                 "device": self.device.describe(),
+                "kernel": self.device.kernel().name(),
                 "dispatches": c.dispatches,
                 "claims_replayed": c.claims,
                 "samples_compared": c.samples,
