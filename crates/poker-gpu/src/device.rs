@@ -320,17 +320,14 @@ impl Gpu {
             contents: &tables::arrangements_bytes(),
             usage: wgpu::BufferUsages::STORAGE,
         });
-        // One deals buffer a slot: a dispatch's deals must not be made
-        // over while the one before still plays its own.
-        let slots = [0, 1].map(|_| {
-            let deals = storage(
-                &device,
-                "deals",
-                MAX_DEALS * 16,
-                wgpu::BufferUsages::empty(),
-            );
-            Slot::new(&device, &layout, &deals, &arrangements)
-        });
+        // Shared by both slots: the deals stay on the GPU.
+        let deals = storage(
+            &device,
+            "deals",
+            MAX_DEALS * 16,
+            wgpu::BufferUsages::empty(),
+        );
+        let slots = [0, 1].map(|_| Slot::new(&device, &layout, &deals, &arrangements));
         Ok(Gpu {
             device,
             queue,
