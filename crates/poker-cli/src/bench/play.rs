@@ -2,9 +2,9 @@
 //! the user how long a long run will take.
 
 use super::tally::Tally;
-use crate::numbers::count;
 use anyhow::Context;
 use poker_core::contest::ContestDeck;
+use poker_core::numbers::count;
 use poker_judge::evaluator::{self, GameResult, Program, RunConfig, Supervisor};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

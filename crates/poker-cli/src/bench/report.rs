@@ -3,8 +3,8 @@
 
 use super::play::{Plan, Played};
 use super::stats::Summary;
-use crate::numbers::count;
 use crate::render;
+use poker_core::numbers::count;
 use poker_judge::evaluator::RunConfig;
 use poker_judge::evaluator::report::escape;
 use serde_json::json;

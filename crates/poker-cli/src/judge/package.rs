@@ -26,7 +26,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// The folder to write the package into (created; must be empty).
     dir: PathBuf,
-    /// A deck file for the secret tests (e.g. from `poker decks`); default:
+    /// A deck file for the secret tests (e.g. from poker decks); default:
     /// the 10 built-in decks.
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,

@@ -428,7 +428,7 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
     let text = String::from_utf8(ok(&args).stdout).unwrap();
     let odds: Vec<&str> = text
         .lines()
-        .skip_while(|l| !l.starts_with("odds of a game beyond 8344 cards"))
+        .skip_while(|l| !l.starts_with("odds of a game beyond 8,344 cards"))
         .collect();
     assert!(odds.len() >= 4, "{text}");
     let page = std::fs::read_to_string(&html)
@@ -491,6 +491,27 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
         assert!(
             p["text_px"].as_f64().unwrap() >= 11.0 - 1e-3,
             "{width} px: {p}"
+        );
+    }
+}
+
+#[test]
+fn status_of_a_folder_without_units_is_an_error() {
+    let dir = scratch("status-empty");
+    std::fs::write(dir.join("notes.txt"), "not a unit\n").unwrap();
+    for extra in [&[][..], &["--range", "0..1000"], &["--json"]] {
+        let mut args = vec!["camicia", "status", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = poker(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(out.stdout.is_empty(), "{extra:?}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!(
+                "poker: error: no work units in {}: no result file or checkpoint of poker \
+                 camicia search (--output, --checkpoint) there yet\n",
+                dir.display()
+            )
         );
     }
 }

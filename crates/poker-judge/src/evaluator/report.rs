@@ -344,7 +344,7 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
     if let Some(startup) = r.fork_server_startup_cpu_seconds {
         let _ = writeln!(
             out,
-            "  fork server start-up: {startup:.3}s of CPU time before p_startgame, \
+            "  fork server start-up: {startup:.3} s of CPU time before p_startgame, \
              counted in the cpu of every forked game"
         );
     }
@@ -355,29 +355,52 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
             .position(|f| f.decks.contains(&deck))
             .map_or(String::new(), |i| format!("[{}]", i + 1))
     };
+    // Times and sizes in the kit's one style (poker_core::numbers):
+    // `0.041 s`, `0.9 MiB`.
+    let row = |cells: [&str; 10]| {
+        let [
+            deck,
+            score,
+            best,
+            status,
+            time,
+            cpu,
+            others,
+            held,
+            memory,
+            why,
+        ] = cells;
+        let row = format!(
+            "  {deck:>4}  {score:>5}  {best:>4}  {status:<10} {time:>7}  {cpu:>7}  {others:>7}  \
+             {held:<7}  {memory:>8}  {why}"
+        );
+        row.trim_end().to_string()
+    };
     let _ = writeln!(
         out,
-        "  deck  score  best  status      time      cpu  others  held by  memory  why"
+        "{}",
+        row([
+            "deck", "score", "best", "status", "time", "cpu", "others", "held by", "memory", "why"
+        ])
     );
+    let seconds = |s: Option<f64>| s.map_or("-".into(), |s| format!("{s:.3} s"));
     for t in &r.tests {
-        let row = format!(
-            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {:>6}  {:>6}  {:<7}  {:>6}  {}",
-            t.deck,
-            t.score,
-            t.best_possible.map_or("-".to_string(), |b| b.to_string()),
+        let memory = t.peak_memory.map_or("-".into(), |m| {
+            format!("{:.1} MiB", m as f64 / f64::from(1 << 20))
+        });
+        let line = row([
+            &t.deck.to_string(),
+            &t.score.to_string(),
+            &t.best_possible.map_or("-".to_string(), |b| b.to_string()),
             t.status.as_str(),
-            t.seconds,
-            t.cpu_seconds.map_or("-".into(), |c| format!("{c:.3}s")),
-            t.others_cpu_seconds
-                .map_or("-".into(), |c| format!("{c:.3}s")),
+            &seconds(Some(t.seconds)),
+            &seconds(t.cpu_seconds),
+            &seconds(t.others_cpu_seconds),
             t.cpu_limit_held_by.map_or("-", |h| h.as_str()),
-            t.peak_memory.map_or("-".into(), |m| format!(
-                "{:.1}M",
-                m as f64 / f64::from(1 << 20)
-            )),
-            note(t.deck)
-        );
-        let _ = writeln!(out, "{}", row.trim_end());
+            &memory,
+            &note(t.deck),
+        ]);
+        let _ = writeln!(out, "{line}");
     }
     for (i, failure) in failures.iter().enumerate() {
         let decks = match failure.decks.len() {
