@@ -262,7 +262,7 @@ fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     if board.len() < freecell::CARDS && found.total > 0 {
         eprintln!(
             "poker: {} deal{} start{} with these {} card{}{}",
-            found.total,
+            poker_core::numbers::count(found.total),
             if found.total == 1 { "" } else { "s" },
             if found.total == 1 { "s" } else { "" },
             board.len(),

@@ -89,7 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_optimum(numbered.then_some(i + 1), cards, best);
     }
     if numbered {
-        println!("\nmean best possible: {mean:.2} over {} decks", deals.len());
+        let decks = poker_core::numbers::count(deals.len());
+        println!("\nmean best possible: {mean:.2} over {decks} decks");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -433,7 +433,11 @@ fn ptys() -> Finding {
             None,
         );
     };
-    let detail = format!("{used} of {max} ptys in use, one pool for the whole machine");
+    let detail = format!(
+        "{} of {} ptys in use, one pool for the whole machine",
+        poker_core::numbers::count(used),
+        poker_core::numbers::count(max)
+    );
     match used * 2 > max {
         true => Finding::new(
             "ptys",

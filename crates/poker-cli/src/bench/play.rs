@@ -93,10 +93,10 @@ pub fn play(
         bar.suspend(|| {
             eprintln!(
                 "poker: {} games, {} at a time: about {} for the games, at the pace of the first {}{hint}",
-                count(games as u64),
+                count(games),
                 config.jobs,
                 duration(per_game * games as f64),
-                count(first as u64),
+                count(first),
             )
         });
         let rest = evaluator::play_many(

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "poker: wrote a problem package with {} secret decks into {}; check it with \
          `verifyproblem -t 5 {}` (5 s a game, as in the contest) and read {}",
-        secret.len(),
+        poker_core::numbers::count(secret.len()),
         args.dir.display(),
         args.dir.display(),
         args.dir.join("README.md").display()

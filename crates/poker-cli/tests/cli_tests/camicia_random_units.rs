@@ -466,7 +466,7 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
             "{width} px: {p}"
         );
         assert_eq!(p["cells_outside"], 0, "{p}");
-        assert_eq!(p["title"], "Camicia search: 400000 random deals", "{p}");
+        assert_eq!(p["title"], "Camicia search: 400,000 random deals", "{p}");
         let coverage = p["coverage"].as_str().unwrap();
         assert!(coverage.starts_with("4 unit(s) of 1 seed(s)"), "{p}");
         assert!(!coverage.contains("every index"), "{p}");
