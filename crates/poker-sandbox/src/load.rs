@@ -36,16 +36,31 @@ pub fn clock_ticks() -> Option<u64> {
 pub fn busy_times() -> Option<Vec<Option<Duration>>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let ticks = clock_ticks()?;
+    Some(busy_times_in(&text, ticks))
+}
+
+/// The busy time of each CPU in `text`, the contents of `/proc/stat`
+/// (times in `ticks` a second), indexed by CPU number (proc(5)).
+fn busy_times_in(text: &str, ticks: u64) -> Vec<Option<Duration>> {
     let mut times = Vec::new();
     for line in text.lines() {
-        let Some(rest) = line.strip_prefix("cpu") else {
+        // "cpu3 user nice ...": the number is joined to the name. The line
+        // of all CPUs together ("cpu  user nice ...") has none: its first
+        // field is a time, not a CPU, and must not size the table.
+        let Some((name, fields)) = line.split_once(' ') else {
             continue;
         };
-        let mut fields = rest.split_ascii_whitespace();
-        let Some(cpu) = fields.next().and_then(|n| n.parse::<usize>().ok()) else {
-            continue; // The "cpu" line of all CPUs together.
+        let Some(cpu) = name
+            .strip_prefix("cpu")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < CpuSet::MAX_CPU)
+        else {
+            continue;
         };
-        let values: Vec<u64> = fields.filter_map(|v| v.parse().ok()).collect();
+        let values: Vec<u64> = fields
+            .split_ascii_whitespace()
+            .filter_map(|v| v.parse().ok())
+            .collect();
         // user nice system idle iowait irq softirq steal (guest time is in
         // user already).
         let busy: u64 = [0, 1, 2, 5, 6, 7]
@@ -57,7 +72,7 @@ pub fn busy_times() -> Option<Vec<Option<Duration>>> {
         }
         times[cpu] = Some(Duration::from_millis(busy * 1000 / ticks));
     }
-    Some(times)
+    times
 }
 
 /// The busy time of `cpus` together, from [`busy_times`].
@@ -161,6 +176,22 @@ impl Guard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_of_all_cpus_together_is_no_cpu() {
+        // The layout of proc(5): the total line first, then one per CPU.
+        let text = "cpu  10132153 290696 3084719 46828483 16683 0 25195 0 175628 0\n\
+                    cpu0 1393280 32966 572056 13343292 6130 0 17875 0 23933 0\n\
+                    cpu1 200 0 100 5000 7 3 2 1 0 0\n\
+                    intr 1462898\nctxt 115315\nbtime 769041601\nprocesses 86031\n";
+        let times = busy_times_in(text, 100);
+        // Two CPUs, not ten million slots for the total's user time.
+        assert_eq!(times.len(), 2, "{} entries", times.len());
+        // cpu0: 1393280 + 32966 + 572056 + 0 + 17875 + 0 ticks of 10 ms.
+        assert_eq!(times[0], Some(Duration::from_millis(20_161_770)));
+        // cpu1: 200 + 0 + 100 + 3 + 2 + 1 ticks.
+        assert_eq!(times[1], Some(Duration::from_millis(3_060)));
+    }
 
     #[test]
     fn every_cpu_of_this_thread_has_a_busy_time_that_grows_with_work() {

@@ -99,6 +99,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         quiet: args.quiet,
     };
     let played = play::play(&supervisor, &program, &config, &plan)?;
+    if let Some(warning) = played.tally.load.warning() {
+        eprintln!("poker: warning: {warning}");
+    }
     let summary = stats::Summary::of(&played, &plan);
     let bench = report::Bench {
         name: &contestant.name,

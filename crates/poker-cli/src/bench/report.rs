@@ -48,7 +48,14 @@ pub fn json(bench: &Bench) -> serde_json::Value {
         "fallback": processes.fallback,
         "startup_cpu_seconds": processes.startup_cpu.map(|t| t.as_secs_f64()),
         "limits": bench.config.limit_reports(),
+        "warnings": warnings(bench),
     })
+}
+
+/// What `poker eval` would warn of too: the sandbox chosen, a busy machine.
+fn warnings(bench: &Bench) -> Vec<String> {
+    let load = bench.played.tally.load.warning();
+    bench.config.warning.iter().cloned().chain(load).collect()
 }
 
 /// The figures for a terminal, one line per subject, then the failures.

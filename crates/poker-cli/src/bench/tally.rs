@@ -92,6 +92,8 @@ pub struct Tally {
     pub max: Option<(u8, usize)>,
     /// Wall-clock seconds of all games together.
     pub seconds: f64,
+    /// The CPU time others took beside the games, for the load warning.
+    pub load: poker_judge::evaluator::results::Load,
     /// Games that did not end ok.
     pub failed: u64,
     /// The first kinds of failure seen.
@@ -121,6 +123,7 @@ impl Tally {
             self.max = Some(key);
         }
         self.seconds += game.seconds;
+        self.load.add(game);
         if game.process == GameProcess::Fresh {
             keep_lowest(&mut self.fresh_decks, [game.deck]);
         }

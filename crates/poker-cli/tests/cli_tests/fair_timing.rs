@@ -6,7 +6,7 @@
 //! `cpu_time` in every game. A sleeper ends at its guard plus what others
 //! took, within twice the guard; two threads of one program competing on
 //! one CPU extend nothing; a self-raised SIGXCPU is a crash, never played
-//! again.
+//! again. `poker bench` warns of the co-runners as `poker eval` does.
 //!
 //! For the notes (100 games at 1 s): `POKER_FAIR_GAMES=100
 //! POKER_FAIR_LIMIT=1 cargo test --release --test cli_tests fair_timing::
@@ -209,6 +209,42 @@ fn an_honest_program_at_70_percent_of_its_limit_is_ok_beside_co_runners() {
         // The co-runners took a share of the CPUs, and were seen to.
         assert!(others > 0.2 * wall, "{mode}: others {others} of {wall}");
     }
+}
+
+#[test]
+fn bench_warns_of_the_co_runners_as_eval_does() {
+    needs!(tier::SANDBOX);
+    let program = worker(0.7, 0.3);
+    let _one = LOAD.lock().unwrap_or_else(|e| e.into_inner());
+    let _load = CoRunners::start();
+    let out = common::poker()
+        .args(["bench", "--json", "--quiet", "--games", "4", "--jobs", "1"])
+        .args(["--fresh-processes", "--cpu-limit", "0.3", "--lib-dir"])
+        .arg(common::lib_dir())
+        .arg(&program)
+        .output()
+        .expect("run poker bench");
+    let stderr = common::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Two co-runners on each CPU take well over 5% of the games' time.
+    let load: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|w| w.starts_with("other processes took "))
+        .collect();
+    assert_eq!(load.len(), 1, "{report}");
+    assert!(
+        load[0].contains("for fair timing run on quiet CPUs"),
+        "{report}"
+    );
+    // Said on the terminal too, as the sandbox's own warnings are.
+    assert!(
+        stderr.contains(&format!("poker: warning: {}", load[0])),
+        "{stderr}"
+    );
 }
 
 #[test]

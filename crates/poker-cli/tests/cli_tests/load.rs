@@ -1,14 +1,15 @@
-//! Load: `poker bench` with two games at once against one at a time on the
-//! same decks (identical statistics, no game lost), and `poker eval` over
-//! many contestants (every row present, each contestant's totals equal to
-//! its totals when evaluated alone), with the evaluator's peak memory
-//! (VmHWM, polled from /proc while it runs) under a bound.
+//! Load: `poker bench` with two games at once (through the fork server and
+//! in fresh processes) against one at a time on the same decks (identical
+//! statistics, no game lost), and `poker eval` over many contestants (every
+//! row present, each contestant's totals equal to its totals when evaluated
+//! alone), with the evaluator's peak memory (VmHWM, polled from /proc while
+//! it runs) under a bound.
 //!
 //! CI runs a small version. The full one, for the notes:
 //! `POKER_LOAD_GAMES=20000 POKER_LOAD_CONTESTANTS=50 cargo test --release
-//! --test load -- --nocapture --test-threads=1` (POKER_LOAD_SANDBOX=off for
-//! plain processes; the default lets `poker` choose: the sandbox when
-//! bubblewrap works).
+//! --test cli_tests -- load:: --nocapture --test-threads=1`
+//! (POKER_LOAD_SANDBOX=off for plain processes; the default lets `poker`
+//! choose: the sandbox when bubblewrap works).
 
 use crate::common;
 use serde_json::Value;
@@ -17,12 +18,9 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// The evaluator's peak resident memory stays under this many KiB (it holds
-/// the decks, one game per contestant at a time and the results). Raised
-/// from 64 MiB: `bench --jobs 2 --fresh-processes` on greedy.c now peaks
-/// at 98 MiB for 50 games and 120 MiB for 600 (54 MiB with --jobs 1); what
-/// the second job holds is not yet found, and this bound still catches a
-/// leak that grows with the games.
-const VMHWM_BOUND_KIB: u64 = 160 * 1024;
+/// the decks, one game per contestant at a time and the results: about
+/// 10 MiB for `bench --jobs 2` on 600 games, in fresh processes or not).
+const VMHWM_BOUND_KIB: u64 = 64 * 1024;
 
 fn setting(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -104,32 +102,35 @@ fn examples(tag: &str) -> Vec<PathBuf> {
 fn two_games_at_a_time_give_the_same_statistics_as_one() {
     let games = setting("POKER_LOAD_GAMES", 300).to_string();
     let exe = examples("bench")[1].to_str().unwrap().to_string();
-    let run = |jobs: &str| {
+    let run = |options: &[&str]| {
         let mut args = strings(&["bench", "--json", "--games", &games, "--seed", "7"]);
-        args.extend(strings(&["--jobs", jobs]));
+        args.extend(strings(options));
         args.extend(sandbox());
         args.push(exe.clone());
-        poker(&args)
+        let (json, peak, secs) = poker(&args);
+        eprintln!("bench {games} games {options:?}: {secs:.1} s, VmHWM {peak} KiB");
+        assert!(peak < VMHWM_BOUND_KIB, "{options:?}: VmHWM {peak} KiB");
+        json
     };
-    let (one, one_peak, one_secs) = run("1");
-    let (two, two_peak, two_secs) = run("2");
-    eprintln!(
-        "bench {games} games: --jobs 1 {one_secs:.1} s (VmHWM {one_peak} KiB), \
-         --jobs 2 {two_secs:.1} s (VmHWM {two_peak} KiB); mean {}",
-        one["mean"]
-    );
+    let one = run(&["--jobs", "1"]);
     assert_eq!(one["games"].as_u64(), Some(games.parse().unwrap()));
     assert_eq!(one["failed"], 0, "{one}");
-    for key in ["games", "failed", "min", "max"] {
-        assert_eq!(one[key], two[key], "{key}: {one} vs {two}");
+    // Two at a time through the fork server, then as the contest plays
+    // them (each game a fresh process, a guard and a jail of its own).
+    for two in [
+        run(&["--jobs", "2"]),
+        run(&["--jobs", "2", "--fresh-processes"]),
+    ] {
+        for key in ["games", "failed", "min", "max"] {
+            assert_eq!(one[key], two[key], "{key}: {one} vs {two}");
+        }
+        // Totals: the means over the same number of games, summed in any order.
+        let n = one["games"].as_f64().unwrap();
+        for key in ["mean", "mean_best_possible", "sd"] {
+            let (a, b) = (one[key].as_f64().unwrap(), two[key].as_f64().unwrap());
+            assert!((a - b).abs() * n < 1e-6, "{key}: {a} vs {b}");
+        }
     }
-    // Totals: the means over the same number of games, summed in any order.
-    let n = one["games"].as_f64().unwrap();
-    for key in ["mean", "mean_best_possible", "sd"] {
-        let (a, b) = (one[key].as_f64().unwrap(), two[key].as_f64().unwrap());
-        assert!((a - b).abs() * n < 1e-6, "{key}: {a} vs {b}");
-    }
-    assert!(one_peak < VMHWM_BOUND_KIB && two_peak < VMHWM_BOUND_KIB);
 }
 
 #[test]

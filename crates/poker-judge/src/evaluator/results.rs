@@ -105,11 +105,37 @@ pub const NOTICEABLE_LOAD: f64 = 0.05;
 /// A warning when other processes took more than [`NOTICEABLE_LOAD`] of
 /// the wall-clock time of `games` on their CPUs, with the figures.
 pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Option<String> {
-    let (mut others, mut wall) = (0.0, 0.0);
-    for game in games {
-        others += game.others_cpu_seconds.unwrap_or(0.0);
-        wall += game.seconds;
+    let mut load = Load::default();
+    games.into_iter().for_each(|game| load.add(game));
+    load.warning()
+}
+
+/// The CPU time other processes took beside some games, and the games'
+/// wall-clock time, summed as they end (for a run that keeps no games).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Load {
+    /// Seconds of CPU time others took on the games' CPUs.
+    pub others: f64,
+    /// Seconds of wall-clock time of the games together.
+    pub wall: f64,
+}
+
+impl Load {
+    /// Adds one game.
+    pub fn add(&mut self, game: &GameResult) {
+        self.others += game.others_cpu_seconds.unwrap_or(0.0);
+        self.wall += game.seconds;
     }
+
+    /// A warning when others took more than [`NOTICEABLE_LOAD`] of the
+    /// games' wall-clock time, with the figures.
+    pub fn warning(&self) -> Option<String> {
+        warning_of(*self)
+    }
+}
+
+/// [`Load::warning`].
+fn warning_of(Load { others, wall }: Load) -> Option<String> {
     (wall > 0.0 && others > NOTICEABLE_LOAD * wall).then(|| {
         format!(
             "other processes took {others:.2} s of CPU time on the games' CPUs, {:.0}% of \
@@ -314,5 +340,30 @@ mod tests {
         rank(&mut results);
         let places: Vec<(u32, u32)> = results.iter().map(|r| (r.rank, r.scaled)).collect();
         assert_eq!(places, [(2, 7), (1, 10), (2, 7), (4, 3)]);
+    }
+
+    #[test]
+    fn load_warns_past_five_percent_of_the_games_wall_time() {
+        let game = |seconds, others| GameResult {
+            seconds,
+            others_cpu_seconds: others,
+            ..GameResult::not_run(1, String::new())
+        };
+        // 0.4 s of 10 s is 4%: no warning.
+        let quiet = [game(4.0, Some(0.1)), game(6.0, Some(0.3)), game(0.0, None)];
+        assert_eq!(load_warning(&quiet), None);
+        // 0.6 s of 10 s is 6%.
+        let busy = [game(4.0, Some(0.2)), game(6.0, Some(0.4))];
+        let warning = load_warning(&busy).expect("a warning");
+        assert!(
+            warning.starts_with("other processes took 0.60 s"),
+            "{warning}"
+        );
+        assert!(warning.contains("6% of their 10.00 s"), "{warning}");
+        // Summed one game at a time, the same.
+        let mut load = Load::default();
+        busy.iter().for_each(|g| load.add(g));
+        assert_eq!(load.warning(), Some(warning));
+        assert_eq!(Load::default().warning(), None);
     }
 }
