@@ -355,52 +355,31 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
             .position(|f| f.decks.contains(&deck))
             .map_or(String::new(), |i| format!("[{}]", i + 1))
     };
-    // Times and sizes in the kit's one style (poker_core::numbers):
-    // `0.041 s`, `0.9 MiB`.
-    let row = |cells: [&str; 10]| {
-        let [
-            deck,
-            score,
-            best,
-            status,
-            time,
-            cpu,
-            others,
-            held,
-            memory,
-            why,
-        ] = cells;
-        let row = format!(
-            "  {deck:>4}  {score:>5}  {best:>4}  {status:<10} {time:>7}  {cpu:>7}  {others:>7}  \
-             {held:<7}  {memory:>8}  {why}"
-        );
-        row.trim_end().to_string()
-    };
+    // Times and sizes as the kit's other reports write them: `0.041 s`,
+    // `0.9 MiB`.
     let _ = writeln!(
         out,
-        "{}",
-        row([
-            "deck", "score", "best", "status", "time", "cpu", "others", "held by", "memory", "why"
-        ])
+        "  deck  score  best  status        time      cpu   others  held by    memory  why"
     );
     let seconds = |s: Option<f64>| s.map_or("-".into(), |s| format!("{s:.3} s"));
     for t in &r.tests {
-        let memory = t.peak_memory.map_or("-".into(), |m| {
-            format!("{:.1} MiB", m as f64 / f64::from(1 << 20))
-        });
-        let line = row([
-            &t.deck.to_string(),
-            &t.score.to_string(),
-            &t.best_possible.map_or("-".to_string(), |b| b.to_string()),
+        let row = format!(
+            "  {:>4}  {:>5}  {:>4}  {:<10} {:>7}  {:>7}  {:>7}  {:<7}  {:>8}  {}",
+            t.deck,
+            t.score,
+            t.best_possible.map_or("-".to_string(), |b| b.to_string()),
             t.status.as_str(),
-            &seconds(Some(t.seconds)),
-            &seconds(t.cpu_seconds),
-            &seconds(t.others_cpu_seconds),
+            seconds(Some(t.seconds)),
+            seconds(t.cpu_seconds),
+            seconds(t.others_cpu_seconds),
             t.cpu_limit_held_by.map_or("-", |h| h.as_str()),
-            &memory,
-            &note(t.deck),
-        ]);
-        let _ = writeln!(out, "{line}");
+            t.peak_memory.map_or("-".into(), |m| format!(
+                "{:.1} MiB",
+                m as f64 / f64::from(1 << 20)
+            )),
+            note(t.deck)
+        );
+        let _ = writeln!(out, "{}", row.trim_end());
     }
     for (i, failure) in failures.iter().enumerate() {
         let decks = match failure.decks.len() {
