@@ -54,8 +54,25 @@ fn comparable(path: &Path) -> (String, String) {
     (engine, text[..cut].replacen(&named, "\"engine\":\"?\"", 1))
 }
 
-/// The GPU's unit and the CPU's for `args`: equal but for the engine.
-fn parity(args: &[&str]) {
+/// A unit file's `timing`.
+fn timing(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("the unit file");
+    serde_json::from_str::<serde_json::Value>(&text).expect("JSON")["timing"].clone()
+}
+
+/// A GPU unit's GPU-seconds: the wall seconds it held its GPU, so all of
+/// its `seconds` (every run of it, a resumed one too).
+fn gpu_seconds(path: &Path) -> f64 {
+    let t = timing(path);
+    let gpu = t["gpu_seconds"].as_f64().expect("a GPU unit's GPU-seconds");
+    assert!(gpu > 0.0 && gpu == t["seconds"].as_f64().unwrap(), "{t}");
+    gpu
+}
+
+/// The GPU's unit and the CPU's for `args`: equal but for the engine; a
+/// GPU unit records its GPU-seconds, a CPU unit none. The folder and the
+/// two units' paths.
+fn parity(args: &[&str]) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().expect("a scratch folder");
     let gpu = unit(dir.path(), "gpu.json", "gpu", args);
     let cpu = unit(dir.path(), "cpu.json", "cpu", args);
@@ -72,11 +89,94 @@ fn parity(args: &[&str]) {
     );
     // Not an empty comparison: the units hold the deals and a checksum.
     assert!(gpu_text.contains("\"counts\":{\"deals\":"));
+    gpu_seconds(&gpu);
+    assert!(
+        timing(&cpu).get("gpu_seconds").is_none(),
+        "{}",
+        timing(&cpu)
+    );
+    (dir, gpu, cpu)
 }
 
 #[test]
 fn a_million_random_deals_give_the_cpu_engine_s_unit() {
-    parity(&["--count", "1000000", "--seed", "7"]);
+    let (dir, gpu, _) = parity(&["--count", "1000000", "--seed", "7"]);
+    // Merged with a CPU unit of another seed: each engine's cost a deal,
+    // and the odds at each one's speed.
+    let cpu = unit(
+        dir.path(),
+        "cpu-8.json",
+        "cpu",
+        &["--count", "1000000", "--seed", "8"],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_poker"))
+        .args(["camicia", "merge", "--json", "--target", "5000"])
+        .args([&gpu, &cpu])
+        .output()
+        .expect("poker runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let merged: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let costs = merged["costs"].as_array().expect("the costs");
+    let on_gpu = costs
+        .iter()
+        .find(|c| c["engine"] == "gpu")
+        .expect("the GPU's");
+    let per_deal = gpu_seconds(&gpu) / 1e6;
+    let near = |x: &serde_json::Value, want: f64| {
+        x.as_f64().is_some_and(|x| (x - want).abs() <= 1e-9 * want)
+    };
+    assert!(near(&on_gpu["gpu_seconds_per_deal"], per_deal), "{on_gpu}");
+    let cpu_time = timing(&cpu)["cpu_seconds"].as_f64().unwrap();
+    let on_cpu = costs
+        .iter()
+        .find(|c| c["engine"] != "gpu")
+        .expect("the CPU's");
+    assert!(
+        near(&on_cpu["cpu_seconds_per_deal"], cpu_time / 1e6),
+        "{on_cpu}"
+    );
+    let tail = &merged["odds"]["without_extension"];
+    assert!(near(&tail["gpu_seconds_per_deal"], per_deal), "{tail}");
+    assert!(
+        tail["gpu_years"].as_f64().is_some() && tail["cpu_years"].as_f64().is_some(),
+        "{tail}"
+    );
+}
+
+#[test]
+fn the_per_deal_kernel_gives_the_cpu_engine_s_unit_too() {
+    // The kernel the persistent one replaced, kept for the benchmark.
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let args = ["--count", "300000", "--seed", "5"];
+    let gpu = dir.path().join("gpu.json");
+    let mut all = vec![
+        "--engine",
+        "gpu",
+        "--json",
+        "--output",
+        gpu.to_str().unwrap(),
+    ];
+    all.extend(args);
+    let out = search(dir.path(), &all, &[("POKER_GPU_KERNEL", "per-deal")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"kernel\":\"per-deal\""),
+        "the summary names the kernel"
+    );
+    let cpu = unit(dir.path(), "cpu.json", "cpu", &args);
+    assert_eq!(comparable(&gpu).1, comparable(&cpu).1);
+    // A kernel that does not exist is refused, naming the two.
+    let out = search(
+        dir.path(),
+        &["--engine", "gpu", "--count", "10"],
+        &[("POKER_GPU_KERNEL", "fast")],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("POKER_GPU_KERNEL=fast is not a kernel: persistent or per-deal"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -349,4 +449,6 @@ fn a_gpu_unit_stopped_by_term_resumes_to_the_cpu_engine_s_unit() {
     );
     let cpu = unit(dir.path(), "cpu.json", "cpu", &args);
     assert_eq!(comparable(&gpu).1, comparable(&cpu).1);
+    // Both runs' GPU-seconds, as both runs' seconds.
+    gpu_seconds(&gpu);
 }

@@ -19,6 +19,49 @@ const CLAIM_CAPACITY: u32 = 1 << 16;
 const CLAIM_BYTES: u64 = 32;
 /// Workgroups along x in a dispatch (the rest go along y).
 const GROUPS_X: u32 = 4096;
+/// Deals a lane of the persistent kernel takes in one dispatch, on
+/// average: its workgroups are the dispatch's deals over this many a lane.
+/// A few are enough to keep a warp's lanes busy; more would pass
+/// lavapipe's bound of 65,535 loop iterations a thread (a game takes up
+/// to some thousands), which cuts a loop short without a word. For a
+/// full dispatch of 4 Mi deals: 1024 workgroups of 256, about the
+/// threads an H100 holds at once (132 x 2048).
+const DEALS_A_LANE: u32 = 16;
+
+/// Which kernel plays the deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// The persistent kernel (the default): a fixed number of workgroups,
+    /// each with a backlog of deals in workgroup memory, its lanes taking
+    /// the next deal as their game ends.
+    Persistent,
+    /// One thread a deal: a warp waits for its longest game.
+    PerDeal,
+}
+
+impl Kernel {
+    /// The kernel [`KERNEL_VARIABLE`] names, else the persistent one.
+    ///
+    /// # Errors
+    /// The variable's value if it names no kernel.
+    pub fn from_env() -> Result<Kernel, Unavailable> {
+        match std::env::var(KERNEL_VARIABLE).as_deref() {
+            Err(_) | Ok("persistent") => Ok(Kernel::Persistent),
+            Ok("per-deal") => Ok(Kernel::PerDeal),
+            Ok(other) => Err(Unavailable::Device(format!(
+                "{KERNEL_VARIABLE}={other} is not a kernel: persistent or per-deal"
+            ))),
+        }
+    }
+
+    /// `persistent` or `per-deal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Persistent => "persistent",
+            Kernel::PerDeal => "per-deal",
+        }
+    }
+}
 
 /// Which adapters may run the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +155,7 @@ pub struct Gpu {
     info: wgpu::AdapterInfo,
     deal: wgpu::ComputePipeline,
     play: wgpu::ComputePipeline,
+    kernel: Kernel,
     /// Two sets of buffers: the GPU plays one dispatch while the CPU
     /// checks the one before.
     slots: [Slot; 2],
@@ -142,6 +186,11 @@ pub(crate) struct Ticket {
 /// its number (0-based) among the GPUs, then the CPU adapters. One GPU a
 /// process: `POKER_GPU_ADAPTER=1` for the second GPU.
 pub const ADAPTER_VARIABLE: &str = "POKER_GPU_ADAPTER";
+
+/// The environment variable that picks the kernel that plays the deals:
+/// `persistent` (the default) or `per-deal`, for the benchmark's
+/// comparison.
+pub const KERNEL_VARIABLE: &str = "POKER_GPU_KERNEL";
 
 /// The environment variable that changes what a jack makes the opponent
 /// pay inside the kernel: for the tests that prove the CPU's checks catch
@@ -214,6 +263,7 @@ impl Gpu {
         queue: wgpu::Queue,
         info: wgpu::AdapterInfo,
     ) -> Result<Gpu, Unavailable> {
+        let kernel = Kernel::from_env()?;
         let jack_pays = std::env::var(JACK_PAYS_VARIABLE)
             .ok()
             .and_then(|v| v.parse::<f64>().ok())
@@ -255,7 +305,11 @@ impl Gpu {
                 cache: None,
             })
         };
-        let (deal, play) = (pipeline("deal"), pipeline("play"));
+        let play = match kernel {
+            Kernel::Persistent => "play_persistent",
+            Kernel::PerDeal => "play",
+        };
+        let (deal, play) = (pipeline("deal"), pipeline(play));
         if let Some(e) = pollster::block_on(errors.pop()) {
             return Err(Unavailable::Device(format!(
                 "the kernel does not compile: {e}"
@@ -280,6 +334,7 @@ impl Gpu {
             info,
             deal,
             play,
+            kernel,
             slots,
         })
     }
@@ -300,6 +355,11 @@ impl Gpu {
         format!("{}{kind} ({:?})", self.info.name, self.info.backend)
     }
 
+    /// The kernel that plays the deals.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
     /// Starts one dispatch in slot `slot` (0 or 1), whose last dispatch
     /// must have been [`Gpu::finish`]ed.
     pub(crate) fn submit(&self, slot: usize, job: &Dispatch) -> Ticket {
@@ -307,6 +367,12 @@ impl Gpu {
         let blocks = job.samples.len() as u64;
         let groups = job.deals.div_ceil(WORKGROUP).max(1);
         let (gx, gy) = (groups.min(GROUPS_X), groups.div_ceil(GROUPS_X));
+        // The play kernel's workgroups: as many as for the deals, or for
+        // the persistent kernel a fixed number at most.
+        let (px, py) = match self.kernel {
+            Kernel::Persistent => (groups.div_ceil(DEALS_A_LANE), 1),
+            Kernel::PerDeal => (gx, gy),
+        };
         self.queue.write_buffer(&s.params, 0, &params_bytes(job));
         self.queue.write_buffer(&s.samples, 0, &words(&job.samples));
         let mut encoder = self
@@ -321,13 +387,13 @@ impl Gpu {
             pass.set_pipeline(&self.deal);
             pass.dispatch_workgroups(gx, gy, 1);
             pass.set_pipeline(&self.play);
-            pass.dispatch_workgroups(gx, gy, 1);
+            pass.dispatch_workgroups(px, py, 1);
         }
         // Read back in one buffer: flags, lengths, sums, count, claims.
         let sizes = [
             blocks * 4,
             u64::from(LENGTH_BINS) * 4,
-            u64::from(gx * gy) * 8,
+            u64::from(px * py) * 8,
             4,
             u64::from(CLAIM_CAPACITY) * CLAIM_BYTES,
         ];

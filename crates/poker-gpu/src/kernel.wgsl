@@ -1,5 +1,5 @@
-// The Camicia search on a GPU: two entry points over one dispatch of
-// whole blocks of 16,384 deals.
+// The Camicia search on a GPU: kernels over one dispatch of whole blocks
+// of 16,384 deals, `deal` then `play_persistent` (or `play`).
 //
 // `deal` makes every deal of the dispatch: for random work, the 16 draws
 // of `random_deal` from ChaCha8 (block counter = the deal's place in its
@@ -9,9 +9,11 @@
 // is kept as the places (0..51) of its 16 payment cards, one byte each:
 // aces first, then kings, queens, jacks.
 //
-// `play` plays every deal (run by run) and sums what the CPU need not
-// see: the histogram of lengths and the checksum of the finished games
-// shorter than `claim_from`. Every other game (long, or still running
+// `play_persistent` plays every deal (run by run): each workgroup its
+// backlog of deals, a thread taking the next deal when its game ends;
+// `play`, one deal a thread, is the kernel it replaced. Both sum what the
+// CPU need not see: the histogram of lengths and the checksum of the
+// finished games shorter than `claim_from`. Every other game (long, or still running
 // after `max_tricks` tricks: a loop, or a game past every known record)
 // is a claim the CPU plays again before it counts it; one deal a block,
 // chosen by the CPU, is reported as a sample that the CPU compares.
@@ -353,8 +355,8 @@ fn play_payment(g: ptr<function, Game>, d: u32) -> u32 {
     return card;
 }
 
-// Plays the deal: (cards, tricks, still running).
-fn play_deal(places: vec4<u32>) -> vec3<u32> {
+// Sets up the decks of the deal with these payment card places.
+fn start_deal(places: vec4<u32>) -> Game {
     // The payment cards' places, bit i of lane d for place 26d + i, and
     // their penalty - 1 in two bit planes.
     var all = vec2<u32>(0u);
@@ -369,7 +371,8 @@ fn play_deal(places: vec4<u32>) -> vec3<u32> {
         low[d] |= select(0u, bit, (code & 1u) != 0u);
         high[d] |= select(0u, bit, (code & 2u) != 0u);
     }
-    var g: Game;
+    // Every field set: a game must not start from the last one's state.
+    var g = Game(vec4<u32>(0u), vec4<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u));
     for (var d = 0u; d < 2u; d++) {
         var left = all[d];
         var next = 0u;
@@ -386,87 +389,110 @@ fn play_deal(places: vec4<u32>) -> vec3<u32> {
         g.tail[d] = 26u - next;
     }
     g.held = vec2<u32>(26u);
+    return g;
+}
+
+// Plays one trick of a game whose `leader` leads, adding to `cards` and
+// `tricks`: 0 if the game goes on, 1 if it finished, 2 if it is still
+// running after `max_tricks` tricks.
+fn play_trick(
+    g: ptr<function, Game>,
+    cards: ptr<function, u32>,
+    tricks: ptr<function, u32>,
+    leader: ptr<function, u32>,
+) -> u32 {
+    // The pile: its runs (bytes, as in a deck), then `loose` number
+    // cards.
+    var pile = vec4<u32>(0u);
+    var piled = 0u;
+    var loose = 0u;
+    var winner = 2u;
+    var payer = 0u;
+    var owed = 0u;
+    // Free play: the players alternate, the leader first, until one
+    // turns up a payment card or has no card left.
+    let lead = *leader;
+    let other = 1u - lead;
+    let zl = distance(g, lead);
+    let zo = distance(g, other);
+    var first = lead;
+    var numbers = 2u * zl;
+    var own = zl;
+    if zo < zl {
+        first = other;
+        numbers = 2u * zo + 1u;
+        own = zo;
+    }
+    play_numbers(g, lead, numbers - own);
+    play_numbers(g, other, own);
+    var round_cards = numbers;
+    if (*g).runs[first] == 0u {
+        winner = 1u - first;
+        loose = numbers;
+    } else {
+        let card = play_payment(g, first);
+        pile = with_byte(pile, 0u, (numbers << 2u) | (card - 1u));
+        piled = 1u;
+        round_cards += 1u;
+        payer = 1u - first;
+        owed = pays(card);
+    }
+    // Payments: each payer pays in full with number cards, or turns up
+    // a payment card (the other player now owes), or runs out.
+    while winner == 2u {
+        let z = distance(g, payer);
+        if z >= owed || (*g).runs[payer] == 0u {
+            let paid = min(z, owed);
+            play_numbers(g, payer, paid);
+            loose = paid;
+            round_cards += paid;
+            winner = 1u - payer;
+        } else {
+            play_numbers(g, payer, z);
+            let card = play_payment(g, payer);
+            pile = with_byte(pile, piled, (z << 2u) | (card - 1u));
+            piled += 1u;
+            round_cards += z + 1u;
+            owed = pays(card);
+            payer = 1u - payer;
+        }
+    }
+    // The winner takes the pile under its deck.
+    *cards += round_cards;
+    *tricks += 1u;
+    if piled == 0u {
+        (*g).tail[winner] += loose;
+    } else {
+        let at = (*g).head[winner] + (*g).runs[winner];
+        set_run(g, winner, at, byte_at(pile, 0u) + ((*g).tail[winner] << 2u));
+        for (var i = 1u; i < piled; i++) {
+            set_run(g, winner, at + i, byte_at(pile, i));
+        }
+        (*g).runs[winner] += piled;
+        (*g).tail[winner] = loose;
+    }
+    (*g).held[winner] += round_cards;
+    *leader = winner;
+    if (*g).held[1u - winner] == 0u {
+        return 1u;
+    }
+    if *tricks >= params.max_tricks {
+        return 2u;
+    }
+    return 0u;
+}
+
+// Plays the deal: (cards, tricks, still running).
+fn play_deal(places: vec4<u32>) -> vec3<u32> {
+    var g = start_deal(places);
     var cards = 0u;
     var tricks = 0u;
     var leader = 0u;
     loop {
-        // The pile: its runs (bytes, as in a deck), then `loose` number
-        // cards.
-        var pile = vec4<u32>(0u);
-        var piled = 0u;
-        var loose = 0u;
-        var winner = 2u;
-        var payer = 0u;
-        var owed = 0u;
-        // Free play: the players alternate, the leader first, until one
-        // turns up a payment card or has no card left.
-        let other = 1u - leader;
-        let zl = distance(&g, leader);
-        let zo = distance(&g, other);
-        var first = leader;
-        var numbers = 2u * zl;
-        var own = zl;
-        if zo < zl {
-            first = other;
-            numbers = 2u * zo + 1u;
-            own = zo;
+        let end = play_trick(&g, &cards, &tricks, &leader);
+        if end != 0u {
+            return vec3<u32>(cards, tricks, end - 1u);
         }
-        play_numbers(&g, leader, numbers - own);
-        play_numbers(&g, other, own);
-        var round_cards = numbers;
-        if g.runs[first] == 0u {
-            winner = 1u - first;
-            loose = numbers;
-        } else {
-            let card = play_payment(&g, first);
-            pile = with_byte(pile, 0u, (numbers << 2u) | (card - 1u));
-            piled = 1u;
-            round_cards += 1u;
-            payer = 1u - first;
-            owed = pays(card);
-        }
-        // Payments: each payer pays in full with number cards, or turns up
-        // a payment card (the other player now owes), or runs out.
-        while winner == 2u {
-            let z = distance(&g, payer);
-            if z >= owed || g.runs[payer] == 0u {
-                let paid = min(z, owed);
-                play_numbers(&g, payer, paid);
-                loose = paid;
-                round_cards += paid;
-                winner = 1u - payer;
-            } else {
-                play_numbers(&g, payer, z);
-                let card = play_payment(&g, payer);
-                pile = with_byte(pile, piled, (z << 2u) | (card - 1u));
-                piled += 1u;
-                round_cards += z + 1u;
-                owed = pays(card);
-                payer = 1u - payer;
-            }
-        }
-        // The winner takes the pile under its deck.
-        cards += round_cards;
-        tricks += 1u;
-        if piled == 0u {
-            g.tail[winner] += loose;
-        } else {
-            let at = g.head[winner] + g.runs[winner];
-            set_run(&g, winner, at, byte_at(pile, 0u) + (g.tail[winner] << 2u));
-            for (var i = 1u; i < piled; i++) {
-                set_run(&g, winner, at + i, byte_at(pile, i));
-            }
-            g.runs[winner] += piled;
-            g.tail[winner] = loose;
-        }
-        g.held[winner] += round_cards;
-        if g.held[1u - winner] == 0u {
-            return vec3<u32>(cards, tricks, 0u);
-        }
-        if tricks >= params.max_tricks {
-            return vec3<u32>(cards, tricks, 1u);
-        }
-        leader = winner;
     }
     return vec3<u32>(cards, tricks, 1u);
 }
@@ -480,45 +506,48 @@ fn report(g: u32, kind: u32, game: vec3<u32>, places: vec4<u32>) {
     }
 }
 
-@compute @workgroup_size(256)
-fn play(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lane: u32,
-    @builtin(workgroup_id) group: vec3<u32>,
-) {
-    let g = id.x + id.y * groups.x * WORKGROUP;
+// Whether deal `g` of the dispatch is played here (not in a block the CPU
+// plays itself).
+fn is_live(g: u32) -> bool {
+    return params.mode != 0u || atomicLoad(&flags[g / params.block_deals]) == 0u;
+}
+
+// Counts the game of deal `g` if it `ended`: a claim or the sample is
+// reported, a short game goes into the histogram; the hash it adds to the
+// checksum (0 for a claim, which the CPU counts). Every atomic operation
+// is made whether or not the game ended (adding 0): lavapipe miscounts
+// atomics that only some lanes of a loop make.
+fn count_game(ended: bool, g: u32, game: vec3<u32>, places: vec4<u32>) -> vec2<u32> {
     let block = g / params.block_deals;
     let k = g % params.block_deals;
-    var live = g < params.deals;
-    if live && params.mode == 0u {
-        live = atomicLoad(&flags[block]) == 0u;
+    let claimed = game.z != 0u || game.x >= params.claim_from;
+    var kind = select(0u, 1u, claimed) | select(0u, 4u, game.z != 0u);
+    if k == samples[block] {
+        kind |= 2u;
     }
-    var hash = vec2<u32>(0u, 0u);
-    if live {
-        let places = deals[g];
-        let game = play_deal(places);
-        let claimed = game.z != 0u || game.x >= params.claim_from;
-        var kind = select(0u, 1u, claimed) | select(0u, 4u, game.z != 0u);
-        if k == samples[block] {
-            kind |= 2u;
-        }
-        if kind != 0u {
-            report(g, kind, game, places);
-        }
-        if !claimed {
-            atomicAdd(&lengths[game.x / BIN_CARDS], 1u);
-            var key: vec4<u32>;
-            if params.mode == 0u {
-                // The draw number: block * 16384 + k, in 128 bits.
-                let b = add64(params.first_block, vec2<u32>(block, 0u));
-                key = vec4<u32>((b.x << 14u) | k, (b.y << 14u) | (b.x >> 18u), b.y >> 18u, 0u);
-            } else {
-                key = add128(params.start, g);
-            }
-            hash = outcome_hash(key, game.x, game.y);
-        }
+    let reported = ended && kind != 0u;
+    let at = atomicAdd(&claim_count[0], select(0u, 1u, reported));
+    if reported && at < params.claim_capacity {
+        claims[at] = Claim(g, game.x, game.y, kind, places);
     }
+    let counted = ended && !claimed;
+    atomicAdd(&lengths[select(0u, game.x / BIN_CARDS, counted)], select(0u, 1u, counted));
+    if !counted {
+        return vec2<u32>(0u, 0u);
+    }
+    var key: vec4<u32>;
+    if params.mode == 0u {
+        // The draw number: block * 16384 + k, in 128 bits.
+        let b = add64(params.first_block, vec2<u32>(block, 0u));
+        key = vec4<u32>((b.x << 14u) | k, (b.y << 14u) | (b.x >> 18u), b.y >> 18u, 0u);
+    } else {
+        key = add128(params.start, g);
+    }
+    return outcome_hash(key, game.x, game.y);
+}
+
+// The workgroup's sum of its lanes' `hash`, written to `sums`.
+fn sum_hashes(lane: u32, group: u32, hash: vec2<u32>) {
     partial[lane] = hash;
     workgroupBarrier();
     for (var half = WORKGROUP / 2u; half > 0u; half >>= 1u) {
@@ -528,6 +557,111 @@ fn play(
         workgroupBarrier();
     }
     if lane == 0u {
-        sums[group.x + group.y * groups.x] = partial[0];
+        sums[group] = partial[0];
     }
+}
+
+// One deal a thread: a warp waits for its longest game.
+@compute @workgroup_size(256)
+fn play(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let g = id.x + id.y * groups.x * WORKGROUP;
+    var hash = vec2<u32>(0u, 0u);
+    if g < params.deals && is_live(g) {
+        let places = deals[g];
+        hash = count_game(true, g, play_deal(places), places);
+    }
+    sum_hashes(lane, group.x + group.y * groups.x, hash);
+}
+
+// ------------------------------------------------- the persistent kernel
+
+// Deals of a dispatch in one chunk. Workgroup w of G owns chunks w,
+// w + G, w + 2G, ...: its backlog.
+const CHUNK: u32 = 256u;
+
+// Tricks a lane plays between two looks at the backlog: a lane whose game
+// ends idles for the rest of them; a look costs a workgroup barrier.
+const TRICKS_A_LOOK: u32 = 8u;
+
+// The deals of its backlog the workgroup's lanes have taken, the lanes
+// still playing, whether the backlog ran out, and whether to go on.
+var<workgroup> taken: atomic<u32>;
+var<workgroup> busy: atomic<u32>;
+var<workgroup> out: atomic<u32>;
+var<workgroup> go_on: u32;
+
+// Every workgroup plays its backlog, one game a lane at a time,
+// TRICKS_A_LOOK tricks between two looks; a lane whose game ended takes
+// the next deal of the backlog from the workgroup's counter, so the lanes
+// of a warp keep playing instead of idling until the longest game of the
+// warp ends. The workgroup loops together until the backlog is empty and
+// every game over (the atomics, made by every lane, and the barriers
+// keep lavapipe exact).
+@compute @workgroup_size(256)
+fn play_persistent(
+    @builtin(local_invocation_index) lane: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    // The counters start at 0: wgpu zeroes workgroup memory.
+    let chunks = (params.deals + CHUNK - 1u) / CHUNK;
+    var hash = vec2<u32>(0u, 0u);
+    var playing = false;
+    var g = 0u;
+    var places = vec4<u32>(0u);
+    var game: Game;
+    var cards = 0u;
+    var tricks = 0u;
+    var leader = 0u;
+    loop {
+        let looks = !playing;
+        let i = atomicAdd(&taken, select(0u, 1u, looks));
+        var ran_out = false;
+        if looks {
+            let chunk = group.x + (i / CHUNK) * groups.x;
+            let d = chunk * CHUNK + i % CHUNK;
+            if chunk >= chunks || d >= params.deals {
+                // The backlog's deals come in order: past the last, none.
+                ran_out = true;
+            } else if is_live(d) {
+                g = d;
+                places = deals[d];
+                game = start_deal(places);
+                cards = 0u;
+                tricks = 0u;
+                leader = 0u;
+                playing = true;
+            }
+        }
+        var end = 0u;
+        if playing {
+            for (var s = 0u; s < TRICKS_A_LOOK; s++) {
+                end = play_trick(&game, &cards, &tricks, &leader);
+                if end != 0u {
+                    break;
+                }
+            }
+        }
+        let result = vec3<u32>(cards, tricks, select(0u, end - 1u, end != 0u));
+        hash = add64(hash, count_game(end != 0u, g, result, places));
+        if end != 0u {
+            playing = false;
+        }
+        atomicAdd(&busy, select(0u, 1u, playing));
+        atomicOr(&out, select(0u, 1u, ran_out));
+        workgroupBarrier();
+        if lane == 0u {
+            go_on = select(0u, 1u, atomicLoad(&busy) > 0u || atomicLoad(&out) == 0u);
+            atomicStore(&busy, 0u);
+        }
+        if workgroupUniformLoad(&go_on) == 0u {
+            break;
+        }
+    }
+    sum_hashes(lane, group.x, hash);
 }

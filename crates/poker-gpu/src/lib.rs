@@ -33,5 +33,7 @@ mod device;
 mod search;
 mod tables;
 
-pub use device::{ADAPTER_VARIABLE, Adapters, Gpu, JACK_PAYS_VARIABLE, Unavailable};
+pub use device::{
+    ADAPTER_VARIABLE, Adapters, Gpu, JACK_PAYS_VARIABLE, KERNEL_VARIABLE, Kernel, Unavailable,
+};
 pub use search::{Checks, GpuError, run_from};

@@ -17,6 +17,7 @@
 
 mod chain;
 pub mod checkpoint;
+pub mod cost;
 pub mod hunt;
 pub mod merge;
 pub mod odds;

@@ -1,6 +1,8 @@
 //! The odds of a record: the tail of the game-length histogram of random
-//! deals fitted, and the expected CPU time to a game beyond a target length,
-//! with and without backward extension.
+//! deals fitted, and the expected time to a game beyond a target length,
+//! with and without backward extension, at the measured speed of each
+//! engine that made the units: CPU-years for the CPU engines, GPU-years
+//! for the GPU engine.
 //!
 //! # Method
 //! Beyond a few hundred cards the share of random deals whose game lasts
@@ -14,8 +16,8 @@
 //! quarter of those games. The range given spans both fits' 95% intervals
 //! (±1.96/√n on λ for n games), so it holds the statistical error and the
 //! tail's drift. The chance that a deal beats the target `T` is then
-//! `S(u)/deals · e^(-(T-u)/λ)`, and the expected CPU time to the first
-//! such deal is the CPU time per deal over that chance.
+//! `S(u)/deals · e^(-(T-u)/λ)`, and the expected time to the first such
+//! deal is an engine's time per deal over that chance.
 //!
 //! Extension adds a gain `G` to every game of at least `F` cards (the
 //! search's `--extend-from`), and the gain does not depend on the game's
@@ -27,13 +29,18 @@
 //! chance without extension at the record's length. (A straight fit of the
 //! histogram after extension would not do: its tail is an exponential
 //! times a line, and extrapolating it as an exponential overstates it.)
-//! The CPU time per deal is the extending units' own, the extension's
-//! included; without extension, the units' time less the extension's.
+//! The CPU time per deal is the CPU engines' extending units' own, the
+//! extension's included; without extension, their units' time less the
+//! extension's. The GPU time per deal is the GPU engine's units' GPU
+//! seconds (the extending ones' with extension): the CPU extends beside
+//! the GPU, which holds it for the whole run, so its time without
+//! extension is an upper bound when its units extended.
 //!
 //! Only units of random deals are fitted: a range's neighbouring indices
 //! share most of their deal, so its histogram is not a random sample.
 
-use crate::unit::{Lengths, UnitFile};
+use crate::cost::gpu_per_deal;
+use crate::unit::{Lengths, Timing, UnitFile, on_gpu};
 use serde::Serialize;
 
 /// Seconds in a year (365.25 days).
@@ -62,12 +69,79 @@ pub struct Tail {
     pub chance: f64,
     pub chance_low: f64,
     pub chance_high: f64,
-    /// CPU seconds per deal.
-    pub cpu_seconds_per_deal: f64,
-    /// Expected CPU-years to the first game beyond the target.
-    pub cpu_years: f64,
-    pub cpu_years_low: f64,
-    pub cpu_years_high: f64,
+    /// CPU-seconds a deal of the CPU engines' units, and the expected
+    /// CPU-years to the first game beyond the target at that speed, best
+    /// estimate and range (absent without units of a CPU engine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds_per_deal: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_years: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_years_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_years_high: Option<f64>,
+    /// GPU-seconds a deal of the GPU engine's units, and the expected
+    /// GPU-years at that speed (absent without GPU units that recorded
+    /// their GPU seconds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_seconds_per_deal: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_years: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_years_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_years_high: Option<f64>,
+}
+
+impl Tail {
+    /// The tail priced at `cpu` CPU-seconds and `gpu` GPU-seconds a
+    /// deal: the expected years to the first game beyond the target.
+    fn priced(self, cpu: Option<f64>, gpu: Option<f64>) -> Tail {
+        let years = |per_deal: Option<f64>, p: f64| per_deal.map(|s| s / p / YEAR);
+        Tail {
+            cpu_seconds_per_deal: cpu,
+            cpu_years: years(cpu, self.chance),
+            cpu_years_low: years(cpu, self.chance_high),
+            cpu_years_high: years(cpu, self.chance_low),
+            gpu_seconds_per_deal: gpu,
+            gpu_years: years(gpu, self.chance),
+            gpu_years_low: years(gpu, self.chance_high),
+            gpu_years_high: years(gpu, self.chance_low),
+            ..self
+        }
+    }
+
+    /// `expected 1.579e2 CPU-years (9.569e0..4.857e2) at 2.642e-7
+    /// CPU-seconds a deal; 3.1e0 GPU-years (...) at ... GPU-seconds a
+    /// deal`, for the engines it has a speed for.
+    fn expected(&self) -> String {
+        let engines = [
+            (
+                "CPU",
+                self.cpu_seconds_per_deal,
+                [self.cpu_years, self.cpu_years_low, self.cpu_years_high],
+            ),
+            (
+                "GPU",
+                self.gpu_seconds_per_deal,
+                [self.gpu_years, self.gpu_years_low, self.gpu_years_high],
+            ),
+        ];
+        let told: Vec<String> = engines
+            .into_iter()
+            .filter_map(|(kind, per_deal, years)| {
+                let (per_deal, [y, low, high]) = (per_deal?, years.map(|y| y.unwrap_or(0.0)));
+                Some(format!(
+                    "{y:.3e} {kind}-years ({low:.3e}..{high:.3e}) at {per_deal:.3e} {kind}-seconds a deal"
+                ))
+            })
+            .collect();
+        if told.is_empty() {
+            "no engine's speed recorded to price it".into()
+        } else {
+            format!("expected {}", told.join("; "))
+        }
+    }
 }
 
 /// The odds of beating `target` cards.
@@ -132,15 +206,11 @@ impl std::fmt::Display for Odds {
         ] {
             let Some(t) = t else { continue };
             out += &format!(
-                "  {name}: chance per deal {:.2e} ({:.2e}..{:.2e}); \
-             expected {:.3e} CPU-years ({:.3e}..{:.3e}) at {:.3e} CPU-seconds a deal\n",
+                "  {name}: chance per deal {:.2e} ({:.2e}..{:.2e}); {}\n",
                 t.chance,
                 t.chance_low,
                 t.chance_high,
-                t.cpu_years,
-                t.cpu_years_low,
-                t.cpu_years_high,
-                t.cpu_seconds_per_deal
+                t.expected()
             );
         }
         if let Some(g) = &o.gain {
@@ -207,8 +277,9 @@ fn decay(counts: &[u64], first: usize, bin: f64) -> Option<(f64, u64)> {
     Some((bin / (1.0 + 1.0 / mean).ln(), games))
 }
 
-/// Fits the tail of `counts` and prices `target` at `cpu_per_deal`.
-fn tail(counts: &[u64], bin: u64, deals: u64, target: u64, cpu_per_deal: f64) -> Option<Tail> {
+/// Fits the tail of `counts`: the chance of a game beyond `target`,
+/// not priced yet.
+fn tail(counts: &[u64], bin: u64, deals: u64, target: u64) -> Option<Tail> {
     let floor = (FIT_FLOOR / bin) as usize;
     // The lowest bin edge with at most TOP_GAMES games at or above it (not
     // below the floor).
@@ -238,7 +309,6 @@ fn tail(counts: &[u64], bin: u64, deals: u64, target: u64, cpu_per_deal: f64) ->
     let u = first as u64 * bin;
     let share = games as f64 / deals as f64;
     let chance = |l: f64| share * (-((target.saturating_sub(u)) as f64) / l).exp();
-    let years = |p: f64| cpu_per_deal / p / YEAR;
     let (chance, chance_low, chance_high) = (chance(lambda), chance(low), chance(high));
     Some(Tail {
         from_cards: u,
@@ -249,10 +319,14 @@ fn tail(counts: &[u64], bin: u64, deals: u64, target: u64, cpu_per_deal: f64) ->
         chance,
         chance_low,
         chance_high,
-        cpu_seconds_per_deal: cpu_per_deal,
-        cpu_years: years(chance),
-        cpu_years_low: years(chance_high),
-        cpu_years_high: years(chance_low),
+        cpu_seconds_per_deal: None,
+        cpu_years: None,
+        cpu_years_low: None,
+        cpu_years_high: None,
+        gpu_seconds_per_deal: None,
+        gpu_years: None,
+        gpu_years_low: None,
+        gpu_years_high: None,
     })
 }
 
@@ -265,49 +339,65 @@ fn sum_into(total: &mut Vec<u64>, lengths: &Lengths) {
     }
 }
 
-/// The odds from units of random deals.
+/// CPU-seconds a deal of the CPU engines' units among `units`, each
+/// unit's time less `less` of it; `None` without any.
+fn cpu_per_deal(units: &[&UnitFile], less: impl Fn(&Timing) -> f64) -> Option<f64> {
+    let (seconds, deals) = units
+        .iter()
+        .filter(|u| !on_gpu(u))
+        .map(|u| {
+            let t = u.timing.clone().unwrap_or_default();
+            (t.cpu_seconds - less(&t), u.counts.deals)
+        })
+        .fold((0.0, 0), |(s, n), (t, d)| (s + t, n + d));
+    (deals > 0).then(|| seconds / deals as f64)
+}
+
+/// The odds from units of random deals, priced at the speed of each
+/// engine that made them.
 pub fn fit(units: &[&UnitFile], target: u64) -> Odds {
     let bin = units.first().map_or(10, |u| u.lengths.bin_cards);
-    let timing = |u: &UnitFile| u.timing.clone().unwrap_or_default();
     let deals: u64 = units.iter().map(|u| u.counts.deals).sum();
     let mut own = Vec::new();
-    let mut cpu_own = 0.0;
     for u in units {
         sum_into(&mut own, &u.lengths);
-        cpu_own += timing(u).cpu_seconds - timing(u).extension_seconds;
     }
-    let extending: Vec<&&UnitFile> = units.iter().filter(|u| u.extension.is_some()).collect();
+    let extending: Vec<&UnitFile> = units
+        .iter()
+        .copied()
+        .filter(|u| u.extension.is_some())
+        .collect();
     let ext_deals: u64 = extending.iter().map(|u| u.counts.deals).sum();
-    let cpu_ext: f64 = extending.iter().map(|u| timing(u).cpu_seconds).sum();
     let mut made_by: Vec<String> = units.iter().map(|u| setting(u)).collect();
     made_by.sort();
     made_by.dedup();
     let without = (deals > 0)
-        .then(|| tail(&own, bin, deals, target, cpu_own / deals as f64))
-        .flatten();
+        .then(|| tail(&own, bin, deals, target))
+        .flatten()
+        .map(|t| {
+            t.priced(
+                cpu_per_deal(units, |t| t.extension_seconds),
+                gpu_per_deal(units),
+            )
+        });
     let gain = gain_fit(&extending, bin);
     let with = match (&without, &gain) {
         (Some(t), Some(g)) if ext_deals > 0 => {
             let share_u = t.games as f64 / deals as f64;
             let u = t.from_cards as f64;
-            let per_deal = cpu_ext / ext_deals as f64;
             let chance = |lambda, mu| chance_extended(share_u, u, lambda, g, mu, target as f64);
             let (p, low, high) = (
                 chance(t.decay_cards, g.decay_cards),
                 chance(t.decay_low, g.decay_low),
                 chance(t.decay_high, g.decay_high),
             );
-            let years = |p: f64| per_deal / p / YEAR;
-            Some(Tail {
+            let tail = Tail {
                 chance: p,
                 chance_low: low,
                 chance_high: high,
-                cpu_seconds_per_deal: per_deal,
-                cpu_years: years(p),
-                cpu_years_low: years(high),
-                cpu_years_high: years(low),
                 ..t.clone()
-            })
+            };
+            Some(tail.priced(cpu_per_deal(&extending, |_| 0.0), gpu_per_deal(&extending)))
         }
         _ => None,
     };
@@ -322,7 +412,7 @@ pub fn fit(units: &[&UnitFile], target: u64) -> Odds {
 }
 
 /// The gain law from the extending units' histograms of cards gained.
-fn gain_fit(units: &[&&UnitFile], bin: u64) -> Option<Gain> {
+fn gain_fit(units: &[&UnitFile], bin: u64) -> Option<Gain> {
     let mut gains = Vec::new();
     let (mut games, mut from) = (0, u64::MAX);
     for u in units {

@@ -41,6 +41,8 @@ pub enum When {
     MadviseAdvice,
     /// `fcntl` with one of [`FCNTL_COMMANDS`] only.
     FcntlCommands,
+    /// `prlimit64` on the calling process only (pid 0).
+    OwnProcess,
 }
 
 /// `clone` flags a game may not pass: every namespace flag (a game gets
@@ -245,7 +247,6 @@ pub fn game_calls() -> Vec<Allowed> {
         SYS_geteuid,
         SYS_getgid,
         SYS_getegid,
-        SYS_prlimit64,
         SYS_getrlimit,
         SYS_getrusage,
         SYS_times,
@@ -289,6 +290,14 @@ pub fn game_calls() -> Vec<Allowed> {
         name: "fcntl",
         nr: SYS_fcntl,
         when: When::FcntlCommands,
+    });
+    // Its own resource limits (the C library's getrlimit and setrlimit):
+    // not another process's, such as the reaper's, which outlives a fork
+    // server's games and would carry what one game set to the next.
+    calls.push(Allowed {
+        name: "prlimit64",
+        nr: SYS_prlimit64,
+        when: When::OwnProcess,
     });
     calls.push(Allowed {
         name: "ioctl",

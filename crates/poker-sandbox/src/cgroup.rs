@@ -23,7 +23,7 @@ mod v1;
 mod version;
 use files::write_file;
 pub use keepalive::FreezerKeepalive;
-pub use meter::CpuMeter;
+pub use meter::{CpuMeter, Waits};
 use names::unique_name;
 pub use nested::SERVER_LEAF;
 pub use place::{CGROUP_ENV, CGROUP_PARENT, SUPERVISOR_LEAF};

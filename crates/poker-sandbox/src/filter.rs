@@ -129,6 +129,8 @@ fn game_rules() -> BTreeMap<i64, Vec<SeccompRule>> {
                 When::MadviseAdvice => one_of(2, MADVISE_ADVICE),
                 // fcntl(fd, cmd, ...): cmd is an unsigned int.
                 When::FcntlCommands => one_of(1, FCNTL_COMMANDS),
+                // prlimit64(pid, ...): pid_t is an int.
+                When::OwnProcess => one_of(0, &[("self", 0)]),
             };
             (call.nr, rules)
         })
@@ -292,6 +294,7 @@ mod tests {
                 When::PrctlOptions => format!(" option one of {}", pairs(PRCTL_OPTIONS)),
                 When::MadviseAdvice => format!(" advice one of {}", pairs(MADVISE_ADVICE)),
                 When::FcntlCommands => format!(" command one of {}", pairs(FCNTL_COMMANDS)),
+                When::OwnProcess => " pid 0 (its own)".into(),
             };
             line(format!("  {} {}{when}", call.name, call.nr));
         }

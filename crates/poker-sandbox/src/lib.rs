@@ -255,7 +255,7 @@ mod wait;
 pub use bwrap::{BASE_ENV, Jail, Outcome, Usage, probe, probe_jail};
 pub use cgroup::{
     CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, CpuMeter, FreezerKeepalive,
-    GameCgroup, SERVER_LEAF, SUPERVISOR_LEAF, fallback as cgroup_fallback,
+    GameCgroup, SERVER_LEAF, SUPERVISOR_LEAF, Waits, fallback as cgroup_fallback,
 };
 pub use error::{LaunchError, SandboxError};
 pub use facts::{CgroupFacts, JailFacts};

@@ -9,12 +9,14 @@
 //! time and the evaluator thread's that serves it. A game's own threads
 //! competing with each other extend nothing (their time is the game's).
 //! Where the game's threads can be listed (its cgroup), the extension is
-//! also at most how long they and the evaluator's thread serving them
+//! also at most how long the game and the evaluator's thread serving it
 //! waited on a run queue (a game waiting for its next card waits for the
 //! evaluator): a program that sleeps while others work waits for nothing,
-//! and ends at its guard.
+//! and ends at its guard; one whose threads wait for each other, or many
+//! at once, waited no longer than the game (see `stalled`).
 
 use crate::CpuMeter;
+use crate::cgroup::Waits;
 use rustix::thread::{CpuSet, sched_getaffinity};
 use std::time::{Duration, Instant};
 
@@ -156,7 +158,11 @@ impl Guard {
     pub fn deadline(&self) -> Instant {
         let own = self.meter.as_ref().and_then(CpuMeter::read);
         let mut extension = self.others(own.unwrap_or_default()).unwrap_or_default();
-        if let Some(waited) = self.meter.as_ref().and_then(CpuMeter::waited) {
+        if let Some(waits) = self.meter.as_ref().and_then(CpuMeter::waits) {
+            let waited = match self.cpus.len() {
+                1 => stalled(waits, own.unwrap_or_default()),
+                _ => waits.summed,
+            };
             // Threads that ended take their waits with them: the most seen.
             self.waited.set(self.waited.get().max(waited));
             let evaluator = thread_waited()
@@ -173,9 +179,48 @@ impl Guard {
     }
 }
 
+/// How long a game on one CPU surely waited for it, none of its threads
+/// running, its threads' `waits` read after it had used `own` CPU time:
+/// their summed waits count a thread waiting while a sibling runs, and
+/// threads waiting at once each (60 threads waking together every 40 ms
+/// piled up more waiting than wall time, and held a game that used 0.56 s
+/// of CPU for 10 s, its guard's most); but while a thread was ready its
+/// game was ready, and on one CPU a game that was ready and not running
+/// waited. So the game waited at least the longest one thread was ready
+/// less what the game ran: exactly a thread's wait for a game of one
+/// thread, and every thread's shared wait for threads all ready at once.
+fn stalled(waits: Waits, own: Duration) -> Duration {
+    waits.summed.min(waits.longest_ready.saturating_sub(own))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_waited_no_longer_than_its_longest_ready_thread_less_what_it_ran() {
+        let ms = Duration::from_millis;
+        // One thread, ready 900 ms, of which it ran 300: it waited 600.
+        let one = Waits {
+            summed: ms(600),
+            longest_ready: ms(900),
+        };
+        assert_eq!(stalled(one, ms(300)), ms(600));
+        // 60 threads each ready a few ms at a time, together: their waits
+        // add up past the wall time, but no thread was ready for long.
+        let burst = Waits {
+            summed: ms(10_000),
+            longest_ready: ms(700),
+        };
+        assert_eq!(stalled(burst, ms(560)), ms(140));
+        // Two threads of one game ready all along (1 s), on a CPU shared
+        // with nothing: each waited while the other ran, the game never.
+        let pair = Waits {
+            summed: ms(1000),
+            longest_ready: ms(1000),
+        };
+        assert_eq!(stalled(pair, ms(1000)), Duration::ZERO);
+    }
 
     #[test]
     fn the_line_of_all_cpus_together_is_no_cpu() {

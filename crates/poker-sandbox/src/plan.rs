@@ -45,6 +45,12 @@ pub(crate) enum SystemView {
     Private,
 }
 
+/// The uid and gid every program has inside its jail, whatever uid it
+/// runs as outside (the jail's user namespace maps one to the other): the
+/// uid leased outside is the first free one of its range, and would tell a
+/// game how many other jails are alive on the machine.
+pub const JAIL_UID: u32 = 1000;
+
 /// bubblewrap's options for a jail: namespaces, the system files of
 /// `system`, `/proc`, `/dev`, a `/tmp` of `limits.tmp_size` bytes, the
 /// caller's `mount_args`, the reaper, the seccomp filter. `/lib`, `/lib64`,
@@ -71,6 +77,8 @@ pub(crate) fn bwrap_options(
         "ALL",
         "--clearenv",
     ]);
+    let uid = JAIL_UID.to_string();
+    push(&["--uid", &uid, "--gid", &uid]);
     if matches!(system, SystemView::Host { .. }) {
         push(&["--ro-bind", "/usr", "/usr"]);
     }

@@ -72,7 +72,7 @@ impl Chosen {
         match self {
             Chosen::Cpu => engine_name().into(),
             #[cfg(feature = "gpu")]
-            Chosen::Gpu(_) => "gpu".into(),
+            Chosen::Gpu(_) => poker_hunt::unit::GPU_ENGINE.into(),
         }
     }
 
@@ -130,6 +130,7 @@ mod gpu {
             let c = *self.checks.lock().expect("not poisoned");
             json!({
                 "device": self.device.describe(),
+                "kernel": self.device.kernel().name(),
                 "dispatches": c.dispatches,
                 "claims_replayed": c.claims,
                 "samples_compared": c.samples,

@@ -123,6 +123,9 @@ fn text(m: &Merged) -> String {
         m.engines.join(", "),
         m.versions.join(", ")
     );
+    for cost in &m.costs {
+        out += &format!("cost per deal, {cost}\n");
+    }
     out += "longest finished games:\n";
     for (i, g) in m.best.iter().enumerate() {
         out += &format!(

@@ -187,7 +187,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         _ => "search".to_string(),
     };
-    let gpu = engine.gpu_summary();
+    let gpu = engine.gpu_summary().map(|mut g| {
+        // The run held its one GPU throughout.
+        g["gpu_seconds"] = json!(found.seconds);
+        g["deals_per_gpu_second"] = json!(found.rate());
+        g
+    });
     if args.json {
         print_json(&found, &mode, threads, gpu);
     } else {
@@ -332,9 +337,11 @@ fn print_text(found: &Found, mode: &str, threads: NonZeroUsize, gpu: Option<serd
     );
     if let Some(g) = gpu {
         println!(
-            "GPU engine on {}: {} dispatch(es); the CPU played again {} claimed game(s) \
-             and {} sampled deal(s), all equal, and played {} block(s) itself",
+            "GPU engine on {}: {} deals per GPU-second; {} dispatch(es); the CPU played \
+             again {} claimed game(s) and {} sampled deal(s), all equal, and played {} \
+             block(s) itself",
             g["device"].as_str().unwrap_or("?"),
+            amount(g["deals_per_gpu_second"].as_f64().unwrap_or(0.0)),
             json_count(&g["dispatches"]),
             json_count(&g["claims_replayed"]),
             json_count(&g["samples_compared"]),

@@ -27,6 +27,8 @@ struct HuntView<'a> {
     histogram: String,
     histogram_extended: Option<String>,
     odds_lines: Vec<String>,
+    /// What a deal cost each engine, one line each.
+    cost_lines: Vec<String>,
     longest: Option<String>,
 }
 
@@ -115,6 +117,7 @@ pub fn camicia_merge_page(merged: &Merged, longest: Option<&Trace>) -> anyhow::R
             .as_ref()
             .map(|o| o.to_string().lines().map(str::to_string).collect())
             .unwrap_or_default(),
+        cost_lines: merged.costs.iter().map(ToString::to_string).collect(),
         longest: longest.map(camicia_svg).transpose()?,
     };
     let mut env = environment();

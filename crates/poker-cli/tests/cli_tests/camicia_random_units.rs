@@ -515,3 +515,102 @@ fn status_of_a_folder_without_units_is_an_error() {
         );
     }
 }
+
+/// Seconds in a year of 365.25 days.
+const YEAR: f64 = 365.25 * 24.0 * 3600.0;
+
+#[test]
+fn merge_prices_each_engine_at_its_own_seconds_a_deal() {
+    // Two units of 400,000 random deals, each timed at 0.5 s and 1 CPU-s;
+    // the second relabelled as the GPU engine's, with 0.08 GPU-seconds.
+    let dir = scratch("costs");
+    let cpu = finished_random(&dir, "1", "400000", 0.5);
+    finished_random(&dir, "2", "400000", 0.5);
+    let (cpu_file, gpu_file) = (dir.join("random-1.json"), dir.join("random-2.json"));
+    let mut gpu = read(&gpu_file);
+    gpu["engine"] = "gpu".into();
+    gpu["timing"]["gpu_seconds"] = 0.08.into();
+    std::fs::write(&gpu_file, gpu.to_string()).unwrap();
+    // The CPU's unit has no `gpu_seconds`: as units written before it.
+    assert!(cpu["timing"].get("gpu_seconds").is_none(), "{cpu}");
+    let cpu_engine = cpu["engine"].as_str().unwrap().to_string();
+
+    let out = merge(&[&cpu_file, &gpu_file], &["--json", "--target", "5000"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Per deal: 1 / 400,000 = 2.5e-6 CPU-seconds each; 0.08 / 400,000 =
+    // 2e-7 GPU-seconds for the GPU engine. Engines in name order.
+    let costs = merged["costs"].as_array().unwrap();
+    assert_eq!(costs.len(), 2, "{costs:?}");
+    let (g, c) = (&costs[0], &costs[1]);
+    assert_eq!(
+        (
+            g["engine"].as_str(),
+            g["units"].as_u64(),
+            g["deals"].as_u64()
+        ),
+        (Some("gpu"), Some(1), Some(400_000))
+    );
+    assert!(close(&g["gpu_seconds_per_deal"], 2e-7), "{g}");
+    assert!(close(&g["cpu_seconds_per_deal"], 2.5e-6), "{g}");
+    assert!(close(&g["gpu_seconds"], 0.08), "{g}");
+    assert_eq!(c["engine"].as_str(), Some(cpu_engine.as_str()));
+    assert!(close(&c["cpu_seconds_per_deal"], 2.5e-6), "{c}");
+    assert!(c.get("gpu_seconds_per_deal").is_none(), "{c}");
+    // The odds, one chance per deal for both, priced at each engine's
+    // own speed: CPU-years from the CPU's unit only, GPU-years from the
+    // GPU's GPU-seconds.
+    let t = &merged["odds"]["without_extension"];
+    let chance = t["chance"].as_f64().unwrap();
+    assert!(close(&t["cpu_seconds_per_deal"], 2.5e-6), "{t}");
+    assert!(close(&t["gpu_seconds_per_deal"], 2e-7), "{t}");
+    let years = |x: &Value| x.as_f64().unwrap();
+    let near = |x: f64, want: f64| (x - want).abs() <= 1e-9 * want;
+    assert!(near(years(&t["cpu_years"]), 2.5e-6 / chance / YEAR), "{t}");
+    assert!(near(years(&t["gpu_years"]), 2e-7 / chance / YEAR), "{t}");
+    let high = t["chance_high"].as_f64().unwrap();
+    assert!(near(years(&t["gpu_years_low"]), 2e-7 / high / YEAR), "{t}");
+
+    let text =
+        String::from_utf8(merge(&[&cpu_file, &gpu_file], &["--target", "5000"]).stdout).unwrap();
+    assert!(
+        text.contains(
+            "cost per deal, engine gpu: 1 unit(s), 400,000 deals, 2.000e-7 GPU-seconds and \
+             2.500e-6 CPU-seconds a deal"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "cost per deal, engine {cpu_engine}: 1 unit(s), 400,000 deals, 2.500e-6 CPU-seconds a deal"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("CPU-years") && text.contains("at 2.500e-6 CPU-seconds a deal"),
+        "{text}"
+    );
+    assert!(
+        text.contains("GPU-years") && text.contains("at 2.000e-7 GPU-seconds a deal"),
+        "{text}"
+    );
+
+    // A GPU unit without GPU-seconds: its cost and no GPU-years.
+    gpu["timing"].as_object_mut().unwrap().remove("gpu_seconds");
+    std::fs::write(&gpu_file, gpu.to_string()).unwrap();
+    let out = merge(&[&gpu_file], &["--json", "--target", "5000"]);
+    let merged: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        merged["costs"][0].get("gpu_seconds_per_deal").is_none(),
+        "{merged}"
+    );
+    let t = &merged["odds"]["without_extension"];
+    assert!(
+        t.get("gpu_years").is_none() && t.get("cpu_years").is_none(),
+        "{t}"
+    );
+}

@@ -4,9 +4,11 @@
 //! while an honest program needing about 70% of its CPU limit plays:
 //! `ok` in every game, fresh and through the fork server; at 130% it is
 //! `cpu_time` in every game. A sleeper ends at its guard plus what others
-//! took, within twice the guard; two threads of one program competing on
-//! one CPU extend nothing; a self-raised SIGXCPU is a crash, never played
-//! again. `poker bench` warns of the co-runners as `poker eval` does.
+//! took, within twice the guard, and so does a program whose many threads
+//! wake together to pile up waits; two threads of one program competing
+//! on one CPU extend nothing; a self-raised SIGXCPU is a crash, never
+//! played again. `poker bench` warns of the co-runners as `poker eval`
+//! does.
 //!
 //! For the notes (100 games at 1 s): `POKER_FAIR_GAMES=100
 //! POKER_FAIR_LIMIT=1 cargo test --release --test cli_tests fair_timing::
@@ -290,6 +292,34 @@ fn a_sleeper_ends_at_its_guard_plus_what_others_took_within_twice_the_guard() {
         assert!(wall >= 0.6, "{game}");
         assert!(wall <= 0.6 + others + 0.15, "{game}");
         assert!(wall <= 1.2 + 0.15, "{game}");
+    }
+}
+
+#[test]
+fn threads_waking_together_do_not_stretch_the_guard() {
+    // 60 threads wake together every 40 ms and spin 30 us: their waits,
+    // added up, grow faster than the wall clock while the game, mostly
+    // asleep, waits little. Its guard is extended by what the game waited,
+    // not by the sum: it ends within twice its guard, as the sleeper does
+    // (an extension by the summed waits held it to five times its guard).
+    needs!(tier::SANDBOX);
+    let stretcher = common::root().join("tests/contestants/hostile/stretch_guard.c");
+    let deck_file = decks("2");
+    let _one = LOAD.lock().unwrap_or_else(|e| e.into_inner());
+    let _load = CoRunners::start();
+    // CPU limit 0.5 s: the guard is 1 s.
+    let report = eval(&[
+        "--cpu-limit",
+        "0.5",
+        "--decks",
+        deck_file.to_str().unwrap(),
+        stretcher.to_str().unwrap(),
+    ]);
+    for game in games(&report) {
+        assert_eq!(game["status"], "timeout", "{game}");
+        let wall = game["seconds"].as_f64().unwrap();
+        assert!(wall >= 1.0, "{game}");
+        assert!(wall <= 2.0 + 0.15, "{game}");
     }
 }
 

@@ -884,7 +884,14 @@ fn a_counter_carried_between_games_gives_the_server_up_after_the_first() {
     // server made dumpable shows). Each game prints the count it finds: 0
     // in a fresh process; through a fork server the evaluator finds what
     // the first game left, gives the server up and plays the rest fresh,
-    // so every game finds 0 there too, and the report says why.
+    // so every game finds 0 there too, and the report says why. The pid
+    // counter of the server's jail (a game forks 5 children) shows in the
+    // next child's pid, before that child is dealt a card: that game is
+    // played fresh. Its /tmp's inode counter (a game makes 6 unnamed
+    // files) and times (a game writes a file again with the same content,
+    // makes and removes another) are checked after each game; the one
+    // forked game sees the file the evaluator made to read the counter
+    // when the server started (seen 1).
     needs!(tier::SANDBOX);
     let decks = test_decks("carry", 13, 4);
     for (name, reason, evidence) in [
@@ -895,10 +902,21 @@ fn a_counter_carried_between_games_gives_the_server_up_after_the_first() {
             "seen 0",
         ),
         ("carry_server_memory", "the server is dumpable", "seen 0"),
+        (
+            "carry_pid_counter",
+            "processes or threads were made between two games",
+            "seen 0",
+        ),
+        (
+            "carry_tmp_inode",
+            "files were made in the server's /tmp",
+            "seen 1",
+        ),
+        ("carry_tmp_times", "the server's /tmp (/tmp/mark)", "seen 0"),
     ] {
         let report = eval(&decks, &["--fork-server"], &[hostile(name)]);
         let contestant = &report["contestants"][0];
-        assert_eq!(seen(contestant), [0, 0, 0, 0], "{name}: {contestant}");
+        assert_eq!(seen(contestant).len(), 4, "{name}: {contestant}");
         let fallback = contestant["fork_server_fallback"].as_str().unwrap_or("");
         assert!(
             fallback.starts_with("a game could leave state for the next: ")
@@ -915,7 +933,32 @@ fn a_counter_carried_between_games_gives_the_server_up_after_the_first() {
         let forked: Vec<&Value> = tests.iter().filter(|t| t["process"] == "forked").collect();
         assert_eq!(forked.len(), 1, "{name}: {tests:?}");
         let stderr = forked[0]["stderr"].as_str().unwrap_or("");
-        assert!(stderr.contains(evidence), "{name}: {stderr}");
+        assert!(stderr.lines().any(|l| l == evidence), "{name}: {stderr}");
+        // The others, fresh, found nothing.
+        for test in tests.iter().filter(|t| t["process"] == "fresh") {
+            let stderr = test["stderr"].as_str().unwrap_or("");
+            assert!(stderr.lines().any(|l| l == "seen 0"), "{name}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn a_game_cannot_leave_a_number_in_its_reapers_limits() {
+    // The jail's init (the sandbox's reaper) outlives a fork server's
+    // games: a game that could lower its limit of open files would leave a
+    // count for the next. A game may ask and set its own limits only, so
+    // every game is refused, sees 0, and the server is kept.
+    needs!(tier::SANDBOX);
+    let decks = test_decks("reaper", 17, 4);
+    let report = eval(&decks, &["--fork-server"], &[hostile("carry_reaper_limit")]);
+    let contestant = &report["contestants"][0];
+    assert_eq!(seen(contestant), [0, 0, 0, 0], "{contestant}");
+    assert!(contestant["fork_server_fallback"].is_null(), "{contestant}");
+    for test in contestant["tests"].as_array().unwrap() {
+        assert_eq!(test["process"], "forked", "{test}");
+        assert_eq!(test["status"], "ok", "{test}");
+        let stderr = test["stderr"].as_str().unwrap_or("");
+        assert!(stderr.contains("reaper's limits: refused"), "{test}");
     }
 }
 

@@ -391,6 +391,33 @@ fn a_programs_path_names_the_scratch_folder_without_the_sandbox() {
     assert_contains(stderr_of(&json, "own_name"), "/poker-eval-");
 }
 
+// own_uid sandboxed, while this test holds a uid lease as another jail
+// would; expected: every game is uid and gid 1000 inside its jail, not the
+// leased uid outside, which is the first free one of the range and so
+// tells how many jails are alive.
+#[test]
+fn a_game_has_the_same_uid_whatever_jails_are_alive() {
+    needs!(tier::SANDBOX);
+    let range = poker_judge::sandbox::DEFAULT_UID_RANGE;
+    let _another_jail = poker_judge::sandbox::UidLease::acquire(range).expect("a uid lease");
+    let s = scratch("own_uid_on");
+    let json = on(&s, &[], &[&hostile("own_uid.c")]);
+    assert_plays_like_roundrobin(&json, "own_uid");
+    for game in entry(&json, "own_uid")["tests"].as_array().unwrap() {
+        let stderr = game["stderr"].as_str().unwrap_or("");
+        assert_eq!(stderr.trim(), "uid: 1000 gid: 1000", "{game}");
+    }
+}
+
+// own_uid unconfined; expected: the evaluator's own uid (root here).
+#[test]
+fn a_program_has_the_evaluators_uid_without_the_sandbox() {
+    needs!(tier::SANDBOX);
+    let s = scratch("own_uid_off");
+    let json = off(&s, &[], &[&hostile("own_uid.c"), &roundrobin()]);
+    assert_contains(stderr_of(&json, "own_uid"), "uid: 0 gid: 0");
+}
+
 // include_counter.pas ({$I /proc/sys/kernel/pty/nr}) sandboxed; expected:
 // not run, fpc naming the file it cannot open (a compiler has no /proc);
 // round robin's score.

@@ -7,7 +7,7 @@ mod error;
 
 pub use error::RunError;
 
-use crate::unit::{Timing, UnitFile};
+use crate::unit::{GPU_ENGINE, Timing, UnitFile};
 use poker_core::camicia::search::{BLOCK, Extending, Partial, Report, Search, Shard, Work};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -201,12 +201,22 @@ impl Unit {
             }
         }
         let (wall, cpu) = (Instant::now(), cpu_seconds());
-        let timing = |written: bool, report: &Report| Timing {
-            seconds: before.seconds + wall.elapsed().as_secs_f64(),
-            cpu_seconds: before.cpu_seconds + (cpu_seconds() - cpu),
-            started: before.started,
-            written: if written { unix_now() } else { 0 },
-            extension_seconds: before.extension_seconds + report.extension.spent.0.as_secs_f64(),
+        let timing = |written: bool, report: &Report| {
+            let ran = wall.elapsed().as_secs_f64();
+            Timing {
+                seconds: before.seconds + ran,
+                cpu_seconds: before.cpu_seconds + (cpu_seconds() - cpu),
+                started: before.started,
+                written: if written { unix_now() } else { 0 },
+                extension_seconds: before.extension_seconds
+                    + report.extension.spent.0.as_secs_f64(),
+                // The GPU engine holds its GPU for the whole run.
+                gpu_seconds: if self.engine == GPU_ENGINE {
+                    Some(before.gpu_seconds.unwrap_or(0.0) + ran)
+                } else {
+                    before.gpu_seconds
+                },
+            }
         };
         let mut last_save = Instant::now();
         let mut failure = None;

@@ -14,6 +14,7 @@ mod error;
 pub use cycles::{CycleCount, CycleStats};
 pub use error::{ClaimError, ExtensionClaimError, MergeError, Problem};
 
+use crate::cost::{self, EngineCost};
 use crate::odds::{self, Odds};
 use crate::unit::{ExtendedRecord, GameRecord, UnitFile};
 use checks::{Checked, Checks, check_all};
@@ -56,7 +57,11 @@ pub struct Merged {
     pub lengths_extended: Option<crate::unit::Lengths>,
     /// The longest distinct deals found by extension, longest first.
     pub extended: Vec<ExtendedRecord>,
-    /// The odds of a game beyond the target (units of random deals).
+    /// What a deal cost each engine that made the units (GPU-seconds
+    /// beside CPU-seconds for the GPU engine).
+    pub costs: Vec<EngineCost>,
+    /// The odds of a game beyond the target (units of random deals), at
+    /// the speed of each engine.
     pub odds: Option<Odds>,
     /// Games re-simulated.
     pub verified_games: usize,
@@ -136,12 +141,9 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
     }
     let extending = units.iter().any(|u| u.file.extension.is_some());
     let target = request.target.unwrap_or(RECORD_CARDS);
-    let fitted = if random > 0 && random == units.len() {
-        let files: Vec<&UnitFile> = units.iter().map(|u| &u.file).collect();
-        Some(odds::fit(&files, target))
-    } else {
-        None
-    };
+    let files: Vec<&UnitFile> = units.iter().map(|u| &u.file).collect();
+    let fitted = (random > 0 && random == units.len()).then(|| odds::fit(&files, target));
+    let costs = cost::by_engine(&files);
     // Indices were checked on reading; the coverage check made them unique.
     let mut loops: Vec<GameRecord> = units
         .iter()
@@ -192,6 +194,7 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
             .iter()
             .map(|e| record_of_extended(&units, e))
             .collect(),
+        costs,
         odds: fitted,
         verified_games: verified,
         seconds: started.elapsed().as_secs_f64(),

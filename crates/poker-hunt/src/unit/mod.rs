@@ -81,6 +81,14 @@ pub struct UnitFile {
     pub timing: Option<Timing>,
 }
 
+/// The name unit files record for the GPU engine.
+pub const GPU_ENGINE: &str = "gpu";
+
+/// Whether the GPU engine made this unit (else a CPU engine did).
+pub fn on_gpu(file: &UnitFile) -> bool {
+    file.engine == GPU_ENGINE
+}
+
 /// The engine `poker camicia search` uses on this machine.
 pub fn engine_name() -> &'static str {
     if VectorSimulator::new().is_vector() {

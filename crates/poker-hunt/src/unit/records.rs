@@ -248,4 +248,10 @@ pub struct Timing {
     /// Of the CPU seconds, those spent extending games.
     #[serde(default)]
     pub extension_seconds: f64,
+    /// GPU seconds of the runs on the GPU engine: the wall seconds they
+    /// held their one GPU, as a cluster bills it (not the kernels' busy
+    /// time). Absent for the CPU engines and in units written before
+    /// the GPU engine counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_seconds: Option<f64>,
 }

@@ -20,24 +20,37 @@ impl CpuMeter {
     }
 
     /// How long the threads of the cgroup alive now have waited on a run
-    /// queue, ready to run (`/proc/TID/schedstat`'s second field; threads
-    /// that ended are no longer counted); `None` when it cannot be read.
-    pub fn waited(&self) -> Option<Duration> {
+    /// queue, ready to run, and run (`/proc/TID/schedstat`; threads that
+    /// ended are no longer counted); `None` when it cannot be read.
+    pub fn waits(&self) -> Option<Waits> {
         let tids = ["cgroup.threads", "tasks"]
             .iter()
             .find_map(|name| std::fs::read_to_string(self.dir.join(name)).ok())?;
-        let mut waited = 0u64;
+        let mut waits = Waits::default();
         for tid in tids.split_ascii_whitespace() {
             let Ok(stat) = std::fs::read_to_string(format!("/proc/{tid}/schedstat")) else {
                 continue; // Ended meanwhile.
             };
-            waited += stat
-                .split_ascii_whitespace()
-                .nth(1)
-                .and_then(|ns| ns.parse::<u64>().ok())?;
+            let mut fields = stat.split_ascii_whitespace();
+            let mut next = || fields.next().and_then(|ns| ns.parse::<u64>().ok());
+            let (ran, waited) = (next()?, next()?);
+            waits.summed += Duration::from_nanos(waited);
+            waits.longest_ready = waits.longest_ready.max(Duration::from_nanos(ran + waited));
         }
-        Some(Duration::from_nanos(waited))
+        Some(waits)
     }
+}
+
+/// How long a game's threads waited for a CPU, from [`CpuMeter::waits`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Waits {
+    /// Their waits added up. Threads of one game waiting at the same time
+    /// count each: more than the game waited.
+    pub summed: Duration,
+    /// The longest one thread was ready to run: its run time and its wait.
+    /// On one CPU the game was ready at least that long, and waited (none
+    /// of its threads running) at least that less the game's CPU time.
+    pub longest_ready: Duration,
 }
 
 impl GameCgroup {

@@ -1,9 +1,12 @@
 //! What one game of a fork server could leave for the next, looked for
-//! while the server's jail is frozen: the server's state is noted at the
-//! freeze before its child plays ([`Before::note`]) and checked once the
-//! game's processes are gone, before the jail is thawed ([`Before::left`]).
-//! The server does not run in between, so what changed in it was changed
-//! by the game; some things are a channel whatever they hold.
+//! while the server's jail is frozen: the server's state is noted when it
+//! starts ([`ServerState::note`]) and checked once each game's processes
+//! are gone, before the jail is thawed ([`ServerState::left`]), against
+//! what it was after the last game. A game's child runs before the freeze
+//! that sets its game up (at-fork handlers), so its changes are compared
+//! from there; the server itself only waits for orders and children in
+//! between, so what changed was changed by a game. Some things are a
+//! channel whatever they hold.
 //!
 //! A game's system-call filter leaves it no pipe, socket, memfd, System V
 //! object, `ptrace` or `process_vm_writev`, and `/tmp` is the only folder
@@ -15,7 +18,10 @@
 //! - the server's `/tmp` (its tmpfs, not the program's files that the
 //!   sandbox mounts there) changed: a file or folder made, removed or
 //!   replaced, a file's content changed (compared whole, up to
-//!   [`TMP_CHECKED`] bytes: more is not checked, and gives the server up);
+//!   [`TMP_CHECKED`] bytes: more is not checked, and gives the server up),
+//!   an entry's (or `/tmp`'s own) times, links, owner or size; and its
+//!   inode counter moved (a file made, even unnamed: the evaluator makes
+//!   one after each game, whose number must be one past the last);
 //!   and a descriptor of the server's to a file there or deleted (a game
 //!   could write it, or reopen it through `/proc`);
 //! - an open file description the server shares with its games whose
@@ -28,13 +34,20 @@
 //!   through `/proc/PID/mem`, and its other `/proc` files; the library
 //!   makes the server not dumpable, so one that is dumpable again made
 //!   itself so;
-//! - another process of the program beside the server.
+//! - another process of the program beside the server;
+//! - a game's child whose pid inside the jail is not one past the last
+//!   game's child's ([`next_child`]): a process or thread made in between
+//!   (by a game, its child before it spoke, or the server) moved the pid
+//!   counter of the jail's pid namespace, which the child reads from its
+//!   own pid. That child has seen no card: its game is played fresh.
 //!
 //! Not looked for: what the server's own code can learn of a game without
 //! its help (when it ended, its exit status or CPU time through `waitid` or
 //! `getrusage` from a thread or an at-fork handler), a few bits a game, as
 //! the clock gives any process, fresh or forked.
 
+use super::setup::{self, LimitSetter};
+use rustix::fs::{Mode, OFlags};
 use rustix::process::Pid;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -57,40 +70,70 @@ fn read(pid: Pid, what: &str) -> io::Result<String> {
     fs::read_to_string(proc_path(pid, what))
 }
 
-/// The server's state a game could change, noted at the freeze before it
-/// plays.
-pub(crate) struct Before {
+/// The server's state a game could change and the next could find, noted
+/// with its jail frozen: when it starts, then after each game. Each game's
+/// end is compared with the last (not with the freeze before the game):
+/// a game's child runs before that freeze (at-fork handlers), and what it
+/// changed then is the game's too.
+pub(crate) struct ServerState {
     /// Each descriptor's number, with where it leads and its `fdinfo`.
     fds: BTreeMap<String, (String, String)>,
-    /// `/proc/PID/limits`, the server's CPU-time limit just set included.
+    /// `/proc/PID/limits`, noted again before each game (the evaluator
+    /// moves the server's CPU-time limit then; a game cannot: it may set
+    /// its own limits only).
     limits: String,
-    /// What its `/tmp` holds.
+    /// What its `/tmp` holds, with every entry's times.
     tmp: TmpTree,
+    /// The inode number of the last file made in its `/tmp` to read the
+    /// counter: the next one made is one past it unless a file was made
+    /// in between.
+    last_inode: u64,
 }
 
-impl Before {
-    /// Notes the state of the server `pid`, its jail frozen. The error
-    /// says why it could not be read (then nothing can be checked).
-    pub(crate) fn note(pid: Pid) -> Result<Before, String> {
+impl ServerState {
+    /// Notes the state of the server `pid`, its jail frozen; `as_user`
+    /// makes the file that reads the `/tmp`'s inode counter (see
+    /// [`new_inode`]). The error says why it could not be read (then
+    /// nothing can be checked).
+    pub(crate) fn note(pid: Pid, as_user: Option<&LimitSetter>) -> Result<ServerState, String> {
         let unread = |e: io::Error| format!("the fork server could not be inspected: {e}");
-        Ok(Before {
+        Ok(ServerState {
             fds: descriptors(pid).map_err(unread)?,
             limits: read(pid, "limits").map_err(unread)?,
             tmp: tmp_tree(pid).map_err(unread)?,
+            last_inode: new_inode(pid, as_user).map_err(unread)?,
         })
     }
 
-    /// After the game, its processes gone and the server's jail still
+    /// Notes the server's resource limits again, its jail frozen before a
+    /// game (its CPU-time limit was just moved).
+    pub(crate) fn note_limits(&mut self, pid: Pid) -> Result<(), String> {
+        self.limits = read(pid, "limits")
+            .map_err(|e| format!("the fork server could not be inspected: {e}"))?;
+        Ok(())
+    }
+
+    /// After a game, its processes gone and the server's jail still
     /// frozen: what the next game could find of this one, as the reason the
     /// server is given up (`None`: nothing). `processes`: how many
     /// processes of the program its jail holds.
-    pub(crate) fn left(&self, pid: Pid, processes: Option<usize>) -> Option<String> {
-        self.check(pid, processes)
+    pub(crate) fn left(
+        &mut self,
+        pid: Pid,
+        processes: Option<usize>,
+        as_user: Option<&LimitSetter>,
+    ) -> Option<String> {
+        self.check(pid, processes, as_user)
             .err()
             .map(|why| format!("a game could leave state for the next: {why}"))
     }
 
-    fn check(&self, pid: Pid, processes: Option<usize>) -> Result<(), String> {
+    fn check(
+        &mut self,
+        pid: Pid,
+        processes: Option<usize>,
+        as_user: Option<&LimitSetter>,
+    ) -> Result<(), String> {
         let unread = |e: io::Error| format!("the server could not be inspected ({e})");
         if processes != Some(1) {
             return Err("the program has another process beside its fork server".into());
@@ -108,6 +151,15 @@ impl Before {
         if let Some(path) = changed(&self.tmp, &tmp) {
             return Err(format!("the game changed the server's /tmp ({path})"));
         }
+        let inode = new_inode(pid, as_user).map_err(unread)?;
+        let expected = self.last_inode + 1;
+        self.last_inode = inode;
+        if inode != expected {
+            return Err(format!(
+                "files were made in the server's /tmp, which the next game would count \
+                 from its inode numbers ({inode}, not {expected})"
+            ));
+        }
         let fds = descriptors(pid).map_err(unread)?;
         for (fd, (target, info)) in &fds {
             if target.starts_with("/tmp/") || target.ends_with(" (deleted)") {
@@ -124,6 +176,47 @@ impl Before {
         }
         signals(pid, &status).map_err(unread)?
     }
+}
+
+/// The inode number of a new file in the `/tmp` of the server `pid`: one
+/// past the last file made there. The file has no name (`O_TMPFILE`, no
+/// folder's times change) and is gone once closed. Made as the jail's
+/// user (`as_user`; else by this thread): the evaluator's root is no user
+/// of the jail's user namespace, whose file systems refuse its files.
+fn new_inode(pid: Pid, as_user: Option<&LimitSetter>) -> io::Result<u64> {
+    let dir = rustix::fs::open(
+        proc_path(pid, "root/tmp"),
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    match as_user {
+        Some(as_user) => as_user.new_inode(dir),
+        None => setup::new_inode_in(&dir),
+    }
+}
+
+/// The pid inside its jail of the game's child `pid` (the evaluator's
+/// view), if it follows the last game's child's `last` (the first child's
+/// may be any); else why the server is given up.
+pub(crate) fn next_child(pid: Pid, last: Option<i32>) -> Result<i32, String> {
+    let status =
+        read(pid, "status").map_err(|e| format!("a game's child could not be inspected: {e}"))?;
+    let inside = pid_in_jail(&status).ok_or("a game's child has no pid in its jail")?;
+    match last {
+        Some(last) if inside != last.wrapping_add(1) => Err(format!(
+            "a game could leave state for the next: processes or threads were made \
+             between two games, which the next would count from its pid ({inside}, not {})",
+            last.wrapping_add(1)
+        )),
+        _ => Ok(inside),
+    }
+}
+
+/// A process's pid in its innermost pid namespace, from its
+/// `/proc/PID/status` text (`NSpid:`'s last field).
+fn pid_in_jail(status: &str) -> Option<i32> {
+    let ids = status.lines().find_map(|l| l.strip_prefix("NSpid:"))?;
+    ids.split_whitespace().last()?.parse().ok()
 }
 
 /// Each descriptor of `pid`: its number, where it leads, its `fdinfo`.
@@ -212,9 +305,43 @@ fn describe_mapping(line: &str) -> String {
 
 /// What `pid`'s `/tmp` (its root's) holds in its own file system, not
 /// what the sandbox mounts there (the program's files, in folders it made
-/// for them): each entry's path, inode number, type and permissions, and
-/// a file's content.
-type TmpTree = BTreeMap<String, (u64, u32, Option<Vec<u8>>)>;
+/// for them): `/tmp` itself and each entry under it, by path.
+type TmpTree = BTreeMap<String, TmpEntry>;
+
+/// An entry of a server's `/tmp`: what a game could read of it.
+#[derive(Clone, Debug, PartialEq)]
+struct TmpEntry {
+    /// Inode number, type and permissions, links, owner, group, size.
+    ids: [u64; 6],
+    /// Access, modification and change times (seconds, nanoseconds).
+    times: [(i64, i64); 3],
+    /// A file's content.
+    content: Option<Vec<u8>>,
+}
+
+impl TmpEntry {
+    /// `meta` of an entry (taken after it was read or listed: reading
+    /// sets its access time, once, which is then the time compared), and
+    /// a file's `content`.
+    fn new(meta: &fs::Metadata, content: Option<Vec<u8>>) -> TmpEntry {
+        TmpEntry {
+            ids: [
+                meta.ino(),
+                meta.mode().into(),
+                meta.nlink(),
+                meta.uid().into(),
+                meta.gid().into(),
+                meta.size(),
+            ],
+            times: [
+                (meta.atime(), meta.atime_nsec()),
+                (meta.mtime(), meta.mtime_nsec()),
+                (meta.ctime(), meta.ctime_nsec()),
+            ],
+            content,
+        }
+    }
+}
 
 fn tmp_tree(pid: Pid) -> io::Result<TmpTree> {
     let root = std::path::PathBuf::from(proc_path(pid, "root/tmp"));
@@ -223,13 +350,21 @@ fn tmp_tree(pid: Pid) -> io::Result<TmpTree> {
     let mut bytes = 0;
     let mut todo = vec![(root, "/tmp".to_string())];
     while let Some((dir, shown)) = todo.pop() {
-        for entry in fs::read_dir(&dir)? {
-            let entry = entry?;
+        let entries = fs::read_dir(&dir)?.collect::<io::Result<Vec<_>>>()?;
+        tree.insert(
+            shown.clone(),
+            TmpEntry::new(&fs::symlink_metadata(&dir)?, None),
+        );
+        for entry in entries {
             let meta = entry.metadata()?;
             if meta.dev() != device {
                 continue;
             }
             let name = format!("{shown}/{}", entry.file_name().to_string_lossy());
+            if meta.is_dir() {
+                todo.push((entry.path(), name));
+                continue;
+            }
             let content = match meta.is_file() {
                 true => {
                     bytes += meta.len();
@@ -243,20 +378,21 @@ fn tmp_tree(pid: Pid) -> io::Result<TmpTree> {
                 }
                 false => None,
             };
-            if meta.is_dir() {
-                todo.push((entry.path(), name.clone()));
-            }
-            tree.insert(name, (meta.ino(), meta.mode(), content));
+            let meta = fs::symlink_metadata(entry.path())?;
+            tree.insert(name, TmpEntry::new(&meta, content));
         }
     }
     Ok(tree)
 }
 
-/// The first path whose entry differs between `before` and `after`.
+/// The last path (in order) whose entry differs between `before` and
+/// `after`: a file made, rather than the folder whose times its making
+/// moved.
 fn changed(before: &TmpTree, after: &TmpTree) -> Option<String> {
     let paths: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     paths
         .into_iter()
+        .rev()
         .find(|path| before.get(*path) != after.get(*path))
         .cloned()
 }
@@ -342,16 +478,16 @@ VmFlags: rd sh mr mw me ms sd
     }
 
     #[test]
-    fn a_tmp_entry_made_removed_or_rewritten_is_a_change() {
+    fn a_tmp_entry_made_removed_rewritten_or_touched_is_a_change() {
+        let entry = |ino: u64, content: Option<&[u8]>| TmpEntry {
+            ids: [ino, 0o100600, 1, 1000, 1000, 1],
+            times: [(100, 5); 3],
+            content: content.map(<[u8]>::to_vec),
+        };
         let tree = |entries: &[(&str, u64, Option<&[u8]>)]| -> TmpTree {
             entries
                 .iter()
-                .map(|&(path, ino, content)| {
-                    (
-                        path.to_string(),
-                        (ino, 0o100600, content.map(<[u8]>::to_vec)),
-                    )
-                })
+                .map(|&(path, ino, content)| (path.to_string(), entry(ino, content)))
                 .collect()
         };
         let before = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 6, None)]);
@@ -366,7 +502,20 @@ VmFlags: rd sh mr mw me ms sd
         assert_eq!(changed(&before, &made).as_deref(), Some("/tmp/b"));
         let replaced = tree(&[("/tmp/a", 5, Some(b"1")), ("/tmp/d", 8, None)]);
         assert_eq!(changed(&before, &replaced).as_deref(), Some("/tmp/d"));
-        assert_eq!(changed(&before, &TmpTree::new()).as_deref(), Some("/tmp/a"));
+        assert_eq!(changed(&before, &TmpTree::new()).as_deref(), Some("/tmp/d"));
+        // The same content written again, or a folder's entry made and
+        // removed: only a time moves (here the change time, by 1 ns).
+        let mut touched = before.clone();
+        touched.get_mut("/tmp/d").unwrap().times[2].1 += 1;
+        assert_eq!(changed(&before, &touched).as_deref(), Some("/tmp/d"));
+    }
+
+    #[test]
+    fn a_pid_in_the_jail_is_the_innermost_of_nspid() {
+        let status = "Name:\tgreedy\nNSpid:\t81234\t7\nPPid:\t81200\n";
+        assert_eq!(pid_in_jail(status), Some(7));
+        assert_eq!(pid_in_jail("NSpid:\t81234\n"), Some(81234));
+        assert_eq!(pid_in_jail("Name:\tgreedy\n"), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! no game), serving it, then measuring and judging it, and looking for
 //! what it could have left for the next ([`super::carry`]).
 
-use super::carry::Before;
+use super::carry;
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
 use crate::evaluator::cpu_watch::{self, Watch};
@@ -62,8 +62,6 @@ struct After {
     stderr: mpsc::Receiver<Vec<u8>>,
     /// The server's CPU time charged before this game.
     server_cpu: Option<Duration>,
-    /// The server's state at the freeze before the game.
-    before: Before,
     judged: Judged,
 }
 
@@ -92,13 +90,19 @@ impl Server {
             Ok(setup) => setup,
             Err(why) => return Served::NotStarted(why),
         };
-        let before = match Before::note(self.process.pid) {
-            Ok(before) => before,
+        // Before a card is dealt: a child whose pid shows how many
+        // processes the games before it made is not played.
+        match carry::next_child(ordered.pid, self.last_child) {
+            Ok(pid) => self.last_child = Some(pid),
             Err(why) => {
                 self.end_game(&setup);
                 return Served::NotStarted(why);
             }
-        };
+        }
+        if let Err(why) = self.state.note_limits(self.process.pid) {
+            self.end_game(&setup);
+            return Served::NotStarted(why);
+        }
         let Ok(mut channel) = Transport::socket(OwnedFd::from(ordered.channel)) else {
             self.end_game(&setup);
             return Served::NotStarted(MISBEHAVED_BEFORE.into());
@@ -117,7 +121,6 @@ impl Server {
             setup,
             stderr: ordered.stderr,
             server_cpu,
-            before,
             judged: Judged { guard, watch },
         };
         self.measure_and_judge(after, number, config)
@@ -163,14 +166,18 @@ impl Server {
     /// it could have left for the next game while its server is still
     /// frozen (why the server is unfit, if it is), then thaws the server's
     /// jail.
-    fn end_game_checked(&self, setup: &GameSetup<GameCgroup>, before: &Before) -> Option<String> {
+    fn end_game_checked(&mut self, setup: &GameSetup<GameCgroup>) -> Option<String> {
         setup.cgroup.kill_all();
         let deadline = Instant::now() + EXIT_GRACE;
         while !setup.cgroup.pids().is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(1));
         }
         let left = match setup.cgroup.pids().is_empty() {
-            true => before.left(self.process.pid, self.program_processes()),
+            true => {
+                let processes = self.program_processes();
+                let pid = self.process.pid;
+                self.state.left(pid, processes, self.limit_setter.as_ref())
+            }
             false => Some("a game's processes outlived it".into()),
         };
         let _ = self.jail().freeze(false);
@@ -186,7 +193,6 @@ impl Server {
             setup,
             stderr,
             server_cpu,
-            before,
             judged,
         } = after;
         let Served1 {
@@ -199,7 +205,7 @@ impl Server {
         if ending != ChannelEnding::TimedOut {
             wait_any(&[setup.pidfd.as_fd()], Instant::now() + EXIT_GRACE);
         }
-        let left = self.end_game_checked(&setup, &before);
+        let left = self.end_game_checked(&setup);
         // The server's word on how its child ended, which also says it is
         // ready for the next game.
         let report = match wait_any(&[self.channel.as_fd()], Instant::now() + REPORT_TIMEOUT) {

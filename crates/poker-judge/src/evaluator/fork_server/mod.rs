@@ -32,6 +32,7 @@ use super::source::GameSource;
 pub use super::source::Processes;
 use super::{GameProcess, GameResult, Launcher, Program, RunConfig};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
+use carry::ServerState;
 use poker_core::contest::ContestDeck;
 use poker_protocol::Transport;
 use poker_protocol::fork_server::{self, FORK_SERVER_VERSION, Order, PROTOCOL_ENV, ServerLine};
@@ -77,6 +78,12 @@ pub(crate) struct Server {
     /// returned its hello): charged to every game, as a fresh process
     /// spends it in each.
     startup: Duration,
+    /// The pid of its last game's child inside the jail: the next one's
+    /// must follow it (see [`carry::next_child`]).
+    last_child: Option<i32>,
+    /// What it held when it started, then after the last game: each game
+    /// must leave it as it was.
+    state: ServerState,
 }
 
 /// What starting a server gave.
@@ -182,6 +189,10 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     // What the program did before p_startgame counts towards every
     // game's CPU time in a fresh process, and so in every forked game.
     let before = jail.cpu_time();
+    let state = match noted(jail, process.pid, limit_setter.as_ref()) {
+        Ok(state) => state,
+        Err(why) => return unfit(running, &why),
+    };
     let server = Server {
         running,
         channel,
@@ -190,6 +201,8 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         _freezer_keepalive: freezer_keepalive,
         cpu_charged: before,
         startup: before.unwrap_or_default(),
+        last_child: None,
+        state,
     };
     // A server that spent the limit on it would have every game over it:
     // they are played fresh, each judged on its own.
@@ -218,6 +231,19 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         );
     }
     Started::Server(Box::new(server))
+}
+
+/// The state of the server `pid` just started, its jail frozen meanwhile.
+fn noted(
+    jail: &GameCgroup,
+    pid: Pid,
+    as_user: Option<&LimitSetter>,
+) -> Result<ServerState, String> {
+    jail.freeze_and_wait(Instant::now() + setup::FREEZE_TIMEOUT)
+        .map_err(|e| format!("the server's jail could not be frozen: {e}"))?;
+    let state = ServerState::note(pid, as_user);
+    let _ = jail.freeze(false);
+    state
 }
 
 /// What one game through the server gave.

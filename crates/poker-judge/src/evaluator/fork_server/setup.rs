@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 const LEAST_GAME_MEMORY: u64 = 1 << 20;
 
 /// How long the server's jail may take to freeze.
-const FREEZE_TIMEOUT: Duration = Duration::from_secs(1);
+pub(crate) const FREEZE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How far (seconds) the server's soft CPU-time limit is set above what
 /// it used and a game's limit, so that it moves only every few seconds of
@@ -73,27 +73,45 @@ pub(crate) struct SandboxJail<'a> {
 }
 
 /// A thread whose ids are those of a jail's processes (the uid its jail
-/// leased, and equal gid), which sets their CPU-time limits: `prlimit` on
-/// another user's process takes `CAP_SYS_RESOURCE`, which a root
-/// evaluator may lack (in a container), or the same ids, and a thread's
-/// ids are its own at the system-call level. It ends with this handle.
+/// leased, and equal gid), which sets their CPU-time limits and makes the
+/// files that read their `/tmp`'s inode counter: `prlimit` on another
+/// user's process takes `CAP_SYS_RESOURCE`, which a root evaluator may lack
+/// (in a container), or the same ids; a file made in a jail's file system
+/// must belong to a user of its user namespace, which root is not; and a
+/// thread's ids are its own at the system-call level. It ends with this
+/// handle.
 pub(crate) struct LimitSetter {
-    orders: mpsc::Sender<(Pid, Rlimit)>,
-    results: mpsc::Receiver<io::Result<()>>,
+    orders: mpsc::Sender<AsUser>,
+    results: mpsc::Receiver<io::Result<u64>>,
+}
+
+/// What the thread of a [`LimitSetter`] does.
+enum AsUser {
+    /// Sets the CPU-time limit of a process.
+    Limit(Pid, Rlimit),
+    /// Makes a file in a folder (see [`new_inode_in`]).
+    NewInode(OwnedFd),
 }
 
 impl LimitSetter {
     /// The thread for the processes of `uid`.
     pub(crate) fn new(uid: u32) -> LimitSetter {
-        let (orders, orders_rx) = mpsc::channel::<(Pid, Rlimit)>();
+        let (orders, orders_rx) = mpsc::channel::<AsUser>();
         let (results_tx, results) = mpsc::channel();
         std::thread::spawn(move || {
             let (user, group) = (Uid::from_raw(uid), Gid::from_raw(uid));
             let ids = rustix::thread::set_thread_res_gid(group, group, group)
-                .and_then(|()| rustix::thread::set_thread_res_uid(user, user, user));
-            for (pid, limit) in orders_rx {
-                let set = ids.and_then(|()| prlimit(Some(pid), Resource::Cpu, limit).map(|_| ()));
-                if results_tx.send(set.map_err(io::Error::from)).is_err() {
+                .and_then(|()| rustix::thread::set_thread_res_uid(user, user, user))
+                .map_err(io::Error::from);
+            for order in orders_rx {
+                let done = match (&ids, order) {
+                    (Err(e), _) => Err(io::Error::new(e.kind(), e.to_string())),
+                    (Ok(()), AsUser::Limit(pid, limit)) => prlimit(Some(pid), Resource::Cpu, limit)
+                        .map(|_| 0)
+                        .map_err(io::Error::from),
+                    (Ok(()), AsUser::NewInode(dir)) => new_inode_in(&dir),
+                };
+                if results_tx.send(done).is_err() {
                     break;
                 }
             }
@@ -101,11 +119,29 @@ impl LimitSetter {
         LimitSetter { orders, results }
     }
 
-    fn set(&self, pid: Pid, limit: Rlimit) -> io::Result<()> {
-        let gone = || io::Error::other("the thread setting limits is gone");
-        self.orders.send((pid, limit)).map_err(|_| gone())?;
+    fn ask(&self, order: AsUser) -> io::Result<u64> {
+        let gone = || io::Error::other("the thread acting as the jail's user is gone");
+        self.orders.send(order).map_err(|_| gone())?;
         self.results.recv().map_err(|_| gone())?
     }
+
+    fn set(&self, pid: Pid, limit: Rlimit) -> io::Result<()> {
+        self.ask(AsUser::Limit(pid, limit)).map(|_| ())
+    }
+
+    /// [`new_inode_in`] `dir`, as the jail's user.
+    pub(crate) fn new_inode(&self, dir: OwnedFd) -> io::Result<u64> {
+        self.ask(AsUser::NewInode(dir))
+    }
+}
+
+/// The inode number of a new file in the folder `dir`: a file with no name
+/// (`O_TMPFILE`: no folder's times change), gone once closed.
+pub(crate) fn new_inode_in(dir: &OwnedFd) -> io::Result<u64> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+    let file = rustix::fs::openat(dir, ".", flags, Mode::RUSR | Mode::WUSR)?;
+    Ok(rustix::fs::fstat(&file)?.st_ino)
 }
 
 impl Jailer for SandboxJail<'_> {
