@@ -7,6 +7,7 @@
 #   make install PREFIX=$HOME/.local DESTDIR=/tmp/stage
 #   make uninstall PREFIX=/usr/local
 #   make deb                              # target/deb/libpoker_VERSION_ARCH.deb
+#   make deb DEB_XZ_LEVEL=1               # the same, packed faster, a little larger
 #
 # `install-files` copies without building, from BUILD_DIR (libraries) and
 # BIN (the program); the install test uses it with the test build.
@@ -45,6 +46,8 @@ SONAME := libpoker.so.$(shell echo '$(VERSION)' | awk -F. '{ print ($$1 == 0 ? $
 LIBFILE := libpoker.so.$(VERSION)
 NATIVE_LIBS_DIR ?= target/native-static-libs
 DEB_DIR ?= target/deb
+# xz level of the package's data (dpkg-deb's default, 6, for a release).
+DEB_XZ_LEVEL ?= 6
 MAN_DIR = $(DEST)/share/man/man1
 BASH_DIR = $(DEST)/share/bash-completion/completions
 ZSH_DIR = $(DEST)/share/zsh/vendor-completions
@@ -119,4 +122,4 @@ uninstall:
 # The Debian package: `make install-files PREFIX=/usr DESTDIR=...` packed
 # with dpkg-deb (contrib/deb/build.sh says what it adds and why).
 deb: build
-	bash contrib/deb/build.sh '$(VERSION)' '$(SONAME)' '$(DEB_DIR)' '$(BUILD_DIR)' '$(BIN)'
+	DEB_XZ_LEVEL='$(DEB_XZ_LEVEL)' bash contrib/deb/build.sh '$(VERSION)' '$(SONAME)' '$(DEB_DIR)' '$(BUILD_DIR)' '$(BIN)'

@@ -89,5 +89,7 @@ echo "activate-noawait ldconfig" > "$control/triggers"
 chmod 0644 "$control"/*
 
 step "packing $deb"
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+# DEB_XZ_LEVEL (Makefile, default 6): CI's package check packs at 1, which
+# takes a fifth of the time for a package a fifth larger.
+dpkg-deb --root-owner-group -Zxz -z"${DEB_XZ_LEVEL:-6}" --build "$stage" "$deb" >/dev/null
 echo "$deb"

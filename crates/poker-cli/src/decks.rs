@@ -14,8 +14,8 @@ use std::process::ExitCode;
 /// gives (`poker decks --canonical FILE | sha256sum`).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Print the canonical text of the deck file FILE: one deck a line, its 24 cards as `poker decks` writes them
-    /// (upper case, tens as `T`, single spaces), no comments or blank
+    /// Print the canonical text of the deck file FILE: one deck a line, its 24 cards as poker decks writes them
+    /// (upper case, tens as T, single spaces), no comments or blank
     /// lines. Its SHA-256 is the audit's decks hash.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "count", "json"])]
     canonical: Option<std::path::PathBuf>,
@@ -30,8 +30,8 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     count: u32,
 
-    /// Print one JSON object instead of a deck file: `{"seed": S, "decks":
-    /// [["JS", "TD", ...], ...]}`, each deck's 24 tokens in dealing order.
+    /// Print one JSON object instead of a deck file: {"seed": S, "decks":
+    /// [["JS", "TD", ...], ...]}, each deck's 24 tokens in dealing order.
     #[arg(long)]
     json: bool,
 }

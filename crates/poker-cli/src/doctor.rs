@@ -13,12 +13,12 @@ use std::process::ExitCode;
 /// when the sandbox cannot judge here as a contest needs.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The CPUs games will run on (as `eval --cpus`, e.g. 2,3 or 0-3).
+    /// The CPUs games will run on (as eval --cpus, e.g. 2,3 or 0-3).
     /// Default: every CPU this process may run on.
     #[arg(long, value_name = "LIST", value_parser = cpu_list)]
     cpus: Option<CpuList>,
-    /// Print the findings as JSON: a list of objects with `check`,
-    /// `status` (ok, warning, problem, not_applicable), `detail` and `fix`.
+    /// Print the findings as JSON: a list of objects with check,
+    /// status (ok, warning, problem, not_applicable), detail and fix.
     #[arg(long)]
     json: bool,
 }

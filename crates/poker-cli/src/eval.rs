@@ -28,7 +28,7 @@ pub struct Args {
     /// Contestants: executables linked against libpoker, .c files (compiled
     /// with $CC, default cc), .cpp, .cc, .cxx or .C files (compiled with
     /// $CXX, default c++) or .pas files (compiled with $FPC, default fpc,
-    /// `uses Poker;`) to build against it first, or .py scripts (run with
+    /// "uses Poker;") to build against it first, or .py scripts (run with
     /// python3 and the libpoker module); see below. Default: every .c file
     /// in ./c_examples (or the examples installed with poker, or shipped in
     /// its Python wheel).
@@ -36,7 +36,7 @@ pub struct Args {
     contestants: Vec<PathBuf>,
 
     /// Deck file to use instead of the 10 built-in decks: one deck a line,
-    /// 24 card tokens (e.g. `TS 9h AC ...`); blank lines and # comments ignored.
+    /// 24 card tokens (e.g. "TS 9h AC ..."); blank lines and # comments ignored.
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,
 

@@ -29,7 +29,7 @@ Examples:
 pub struct Args {
     /// Deal numbers (1 to 8589934591), or ranges A..=B (both ends included;
     /// A..B also includes B, with a warning); several deals print one after
-    /// another, each after a `# deal N` line.
+    /// another, each after a "# deal N" line.
     #[arg(value_name = "N|A..=B", required_unless_present = "find")]
     deals: Vec<String>,
 
@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long)]
     order: bool,
 
-    /// How to write a ten: `T` (TS) or `10` (10S).
+    /// How to write a ten: T (TS) or 10 (10S).
     #[arg(long, value_name = "T|10", default_value = "T", value_parser = ["T", "10"], ignore_case = true)]
     tens: String,
 
@@ -54,10 +54,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "find")]
     svg: Option<PathBuf>,
 
-    /// Find the deal number of a board read from FILE (`-` or nothing:
+    /// Find the deal number of a board read from FILE ("-" or nothing:
     /// standard input), searching all of 1..8589934591. The board may be
     /// columns (8 lines) or rows (7 lines) or one line of 52 cards, ten as T
-    /// or 10, or one deal's object as `--json` prints it; or its first
+    /// or 10, or one deal's object as --json prints it; or its first
     /// cards (fewer than 52 on one line, in dealing order): then the count
     /// of matching deals goes to standard error and at most the first 100
     /// numbers are printed.
@@ -262,7 +262,7 @@ fn find(path: &PathBuf, json: bool) -> anyhow::Result<ExitCode> {
     if board.len() < freecell::CARDS && found.total > 0 {
         eprintln!(
             "poker: {} deal{} start{} with these {} card{}{}",
-            found.total,
+            poker_core::numbers::count(found.total),
             if found.total == 1 { "" } else { "s" },
             if found.total == 1 { "s" } else { "" },
             board.len(),

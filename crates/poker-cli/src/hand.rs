@@ -23,8 +23,8 @@ pub struct Args {
     #[arg(value_name = "CARDS", required = true)]
     cards: Vec<String>,
 
-    /// Print one JSON object: `{"cards": [...], "category": "full house",
-    /// "contest_points": 5}` (`contest_points` is null for a hand with a card
+    /// Print one JSON object: {"cards": [...], "category": "full house",
+    /// "contest_points": 5} (contest_points is null for a hand with a card
     /// below 9).
     #[arg(long)]
     json: bool,

@@ -11,7 +11,6 @@ mod jobs;
 mod judge;
 mod lease;
 mod manual;
-mod numbers;
 mod optimum;
 mod output_file;
 mod progress;
@@ -20,6 +19,7 @@ mod render;
 mod report;
 mod run_options;
 mod shuffle;
+mod time_option;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -53,15 +53,16 @@ enum Command {
     Camicia(camicia::Args),
     /// Print the best total any placement reaches knowing the whole deck.
     Optimum(optimum::Args),
-    /// Write the contest as a Kattis problem package for a judge system.
+    /// Write the contest as a problem package for Kattis and DOMjudge (the
+    /// Kattis format, with DOMjudge's domjudge-problem.ini).
     Package(judge::package::Args),
     /// Play one game as a judge's interactor over standard input and output.
     Interact(judge::interact::Args),
     /// Check one test's input (a deck, on standard input) as a judge's input
     /// validator: exit 42 if it is valid, 43 with the reason if not.
     ValidateDeck(judge::interact::ValidateArgs),
-    /// Rank contestants from their totals (lines `name total`, in a file or
-    /// `-` for standard input).
+    /// Rank contestants from their totals (lines "name total", in a file or
+    /// "-" for standard input).
     Rank(judge::rank::Args),
     /// Write the manual pages (poker.1, poker-eval.1, ...) into a folder.
     #[command(hide = true)]

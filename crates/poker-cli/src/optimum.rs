@@ -19,17 +19,17 @@ Examples:
   poker optimum --decks data/decks.txt --json")]
 pub struct Args {
     /// A deal: the 24 cards of a deck or its first 20 (the ones dealt), in
-    /// dealing order (`TS 9h AC ...`), as one quoted argument or one
+    /// dealing order ("TS 9h AC ..."), as one quoted argument or one
     /// argument per card.
     #[arg(value_name = "CARDS", conflicts_with = "decks")]
     deck: Vec<String>,
     /// A file of decks, one per line (24 tokens); blank lines and lines
-    /// starting with `#` are ignored.
+    /// starting with "#" are ignored.
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,
-    /// Print one JSON object: `{"decks": [{"deck", "cards", "best",
-    /// "columns", "board"}, ...], "mean_best"}`; `columns` is the column
-    /// (1..4) of each dealt card, `board` the four columns' cards.
+    /// Print one JSON object: {"decks": [{"deck", "cards", "best",
+    /// "columns", "board"}, ...], "mean_best"}; columns is the column
+    /// (1..4) of each dealt card, board the four columns' cards.
     #[arg(long)]
     json: bool,
 }
@@ -89,7 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_optimum(numbered.then_some(i + 1), cards, best);
     }
     if numbered {
-        println!("\nmean best possible: {mean:.2} over {} decks", deals.len());
+        let decks = poker_core::numbers::count(deals.len());
+        println!("\nmean best possible: {mean:.2} over {decks} decks");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,8 +2,8 @@
 //! `bench`, `camicia search`, `freecell --find`): on standard error, drawn
 //! only on a terminal, hidden by `--quiet`.
 
-use crate::numbers::rate;
 use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use poker_core::numbers::rate;
 use std::time::Duration;
 
 /// A bar counting `len` `unit`s (plural, e.g. `"games"`): elapsed time, the

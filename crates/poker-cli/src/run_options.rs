@@ -1,6 +1,7 @@
 //! Options shared by the commands that run contestants (`eval`, `bench`):
 //! how they are built, confined and limited.
 
+use crate::time_option::time_limit;
 use anyhow::{Context, bail};
 use poker_judge::evaluator::config::default_compile_limits;
 use poker_judge::evaluator::{self, RunConfig, SandboxMode, Toolchain, affinity};
@@ -26,37 +27,38 @@ pub enum SandboxArg {
 pub struct RunOptions {
     /// Run each game and each compilation in a bubblewrap sandbox (own
     /// uid, namespaces, cgroup limits, private /tmp). Default: on for
-    /// `eval --decks` (a real contest), auto for `eval` on the built-in
-    /// decks and for `bench`.
+    /// eval --decks (a real contest), auto for eval on the built-in
+    /// decks and for bench.
     #[arg(long, value_enum, value_name = "MODE")]
     sandbox: Option<SandboxArg>,
 
-    /// The contest's limit: CPU time per game, in seconds, 0.001 to 3600.
-    /// In the sandbox it counts all the game's processes together (their
-    /// cgroup, watched by the evaluator); without it, each process on its
-    /// own (RLIMIT_CPU, rounded up to whole seconds). A game is `cpu_time`
-    /// only when that measure reaches the limit.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    cpu_limit: f64,
+    /// The contest's limit: CPU time per game, 1ms to 1h: a time such as
+    /// 5s, 500ms or 2m (a bare number is seconds). In the sandbox it counts
+    /// all the game's processes together (their cgroup, watched by the
+    /// evaluator); without it, each process on its own (RLIMIT_CPU, rounded
+    /// up to whole seconds). A game is cpu_time only when that measure
+    /// reaches the limit.
+    #[arg(long, value_name = "TIME", default_value = "5s", value_parser = time_limit)]
+    cpu_limit: Duration,
 
-    /// Wall-clock guard per game, in seconds, 0.001 to 3600: it stops a
-    /// program that hangs (sleeps, blocks), it does not measure speed. It
-    /// is extended by the CPU time other processes take on the game's
-    /// CPUs while the game waits for them (at most four times more), so a
-    /// busy machine cannot time out an honest game. Default: twice the CPU
-    /// limit.
-    #[arg(long, value_name = "SECONDS")]
-    wall_limit: Option<f64>,
+    /// Wall-clock guard per game, 1ms to 1h (5s, 500ms, 2m; a bare number
+    /// is seconds): it stops a program that hangs (sleeps, blocks), it does
+    /// not measure speed. It is extended by the CPU time other processes
+    /// take on the game's CPUs while the game waits for them (at most four
+    /// times more), so a busy machine cannot time out an honest game.
+    /// Default: twice the CPU limit.
+    #[arg(long, value_name = "TIME", value_parser = time_limit)]
+    wall_limit: Option<Duration>,
 
     /// Deprecated: the former name of --cpu-limit (the contest's 5 s are
     /// CPU time; the wall-clock guard is --wall-limit).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "cpu_limit")]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "TIME", conflicts_with = "cpu_limit", value_parser = time_limit)]
+    time_limit: Option<Duration>,
 
     /// The CPUs to play games on, a list such as 2,3 or 0-3 (each one this
-    /// process may run on): `bench --jobs N` runs its jobs on them in
-    /// turn, `eval` on the quietest of them. Keep other work off them for
-    /// fair timing (see `poker doctor`). Default: the allowed CPUs with the
+    /// process may run on): bench --jobs N runs its jobs on them in
+    /// turn, eval on the quietest of them. Keep other work off them for
+    /// fair timing (see poker doctor). Default: the allowed CPUs with the
     /// least load when the games start. In the sandbox each CPU named is
     /// leased to this run alone, so runs on disjoint CPUs go side by side;
     /// without --cpus a run leases the whole machine and others wait for it
@@ -85,10 +87,10 @@ pub struct RunOptions {
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = limit_size)]
     tmp_limit: u64,
 
-    /// Time limit per compilation of a C, C++ or Pascal contestant, in
-    /// seconds, 0.001 to 3600.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    compile_time_limit: f64,
+    /// Time limit per compilation of a C, C++ or Pascal contestant, 1ms to
+    /// 1h (30s, 2m; a bare number is seconds).
+    #[arg(long, value_name = "TIME", default_value = "30s", value_parser = time_limit)]
+    compile_time_limit: Duration,
 
     /// Folder holding libpoker.so, to build .c and .pas contestants against
     /// (and for .py contestants to load); in the sandbox, a prebuilt
@@ -186,28 +188,14 @@ fn open_file_count(text: &str) -> Result<u32, String> {
     count_in(text, 8, 1_000_000)
 }
 
-/// `seconds` as a duration, checked to be in [0.001, 3600].
-fn seconds(flag: &str, seconds: f64) -> anyhow::Result<Duration> {
-    if !(seconds.is_finite() && (0.001..=3600.0).contains(&seconds)) {
-        bail!("{flag} must be a number of seconds from 0.001 to 3600, not {seconds}");
-    }
-    Ok(Duration::from_secs_f64(seconds))
-}
-
 impl RunOptions {
     /// The run configuration these options ask for; `default` is the
     /// sandbox mode when --sandbox is not given. Errors: a limit out of
     /// range, or a sandbox asked for that cannot run here.
     pub fn config(&self, default: SandboxMode) -> anyhow::Result<RunConfig> {
-        let cpu = match self.time_limit {
-            Some(old) => seconds("--time-limit", old)?,
-            None => seconds("--cpu-limit", self.cpu_limit)?,
-        };
-        let wall = match self.wall_limit {
-            Some(wall) => seconds("--wall-limit", wall)?,
-            None => cpu * WALL_PER_CPU,
-        };
-        let compile = seconds("--compile-time-limit", self.compile_time_limit)?;
+        let cpu = self.time_limit.unwrap_or(self.cpu_limit);
+        let wall = self.wall_limit.unwrap_or(cpu * WALL_PER_CPU);
+        let compile = self.compile_time_limit;
         let limits = Limits {
             wall,
             cpu,

@@ -26,8 +26,8 @@ pub struct Args {
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
 
-    /// Print JSON: the seed and the cards in dealing order, as tokens (`QH`)
-    /// and names (`Queen of Hearts`).
+    /// Print JSON: the seed and the cards in dealing order, as tokens (QH)
+    /// and names ("Queen of Hearts").
     #[arg(long)]
     json: bool,
 }

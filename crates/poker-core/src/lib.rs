@@ -9,6 +9,7 @@
 //! - [`shuffle`]: the textbook shuffle-and-deal of a 52-card deck.
 //! - [`freecell`]: Microsoft FreeCell deals by number.
 //! - [`camicia`]: the Camicia (Beggar-My-Neighbour) simulator and search.
+//! - [`numbers`]: counts and rates as the kit's text reports print them.
 //!
 //! `unsafe` appears only in the SIMD paths of [`freecell`] and [`camicia`].
 #![deny(missing_docs)]
@@ -19,6 +20,7 @@ pub mod cards;
 pub mod contest;
 pub mod freecell;
 pub mod hand;
+pub mod numbers;
 pub mod optimum;
 mod plain_path;
 pub mod shuffle;

@@ -32,13 +32,17 @@ pub struct EngineCost {
 }
 
 impl std::fmt::Display for EngineCost {
-    /// `engine gpu: 2 unit(s), 1000000 deals, 2.000e-6 GPU-seconds and
-    /// 3.000e-6 CPU-seconds a deal`.
+    /// `engine gpu: 2 unit(s), 1,000,000 deals, 2.000e-6 GPU-seconds and
+    /// 3.000e-6 CPU-seconds a deal` (counts as
+    /// [`poker_core::numbers::count`] writes them).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use poker_core::numbers::count;
         write!(
             f,
             "engine {}: {} unit(s), {} deals, ",
-            self.engine, self.units, self.deals
+            self.engine,
+            count(self.units),
+            count(self.deals)
         )?;
         if let Some(gpu) = self.gpu_seconds_per_deal {
             write!(f, "{gpu:.3e} GPU-seconds and ")?;

@@ -178,20 +178,26 @@ pub struct Gain {
     pub from: u64,
 }
 
-/// The odds as the text `poker camicia merge` prints, one line per fact.
+/// The odds as the text `poker camicia merge` prints, one line per fact
+/// (counts as [`poker_core::numbers::count`] writes them).
 impl std::fmt::Display for Odds {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use poker_core::numbers::count;
         let o = self;
         let mut out = format!(
             "odds of a game beyond {} cards, fitted on {} random deals ({}):\n",
-            o.target,
-            o.deals,
+            count(o.target),
+            count(o.deals),
             o.made_by.join("; ")
         );
         if let Some(t) = &o.without_extension {
             out += &format!(
                 "  tail: the {1} games of {0}+ cards fall e-fold every {2:.0} cards ({3:.0}..{4:.0})\n",
-                t.from_cards, t.games, t.decay_cards, t.decay_low, t.decay_high
+                count(t.from_cards),
+                count(t.games),
+                t.decay_cards,
+                t.decay_low,
+                t.decay_high
             );
         }
         for (name, t) in [
@@ -211,7 +217,13 @@ impl std::fmt::Display for Odds {
             out += &format!(
                 "  extension's gain: {} of {} games of {}+ cards extended to a longer deal ({:.2}); \
              gains fall e-fold every {:.0} cards ({:.0}..{:.0})\n",
-                g.longer, g.games, g.from, g.share, g.decay_cards, g.decay_low, g.decay_high
+                count(g.longer),
+                count(g.games),
+                count(g.from),
+                g.share,
+                g.decay_cards,
+                g.decay_low,
+                g.decay_high
             );
         }
         if o.without_extension.is_none() && o.with_extension.is_none() {

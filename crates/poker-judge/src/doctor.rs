@@ -6,8 +6,9 @@
 //! or that it does not apply here (a virtual machine may have no cpufreq).
 //! `poker doctor` prints them; `poker eval`'s audit carries them.
 
-use crate::evaluator::load::busy_times;
+use crate::evaluator::load::{busy_times, clock_ticks};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -68,8 +69,7 @@ pub fn examine(cpus: &[usize]) -> Vec<Finding> {
     findings.push(turbo());
     findings.push(hugepages());
     findings.push(swap());
-    findings.push(load(cpus));
-    findings.push(other_processes(cpus));
+    findings.extend(load_and_processes(cpus));
     findings.push(ptys());
     findings
 }
@@ -274,10 +274,26 @@ fn swap() -> Finding {
     }
 }
 
-fn load(cpus: &[usize]) -> Finding {
-    let before = busy_times();
+/// The load of the judge CPUs and the processes that made it, sampled
+/// over the same interval so that the two findings agree: a busy CPU and
+/// the processes that took its time in the same [`LOAD_SAMPLE`].
+fn load_and_processes(cpus: &[usize]) -> [Finding; 2] {
+    let (procs_before, before) = (processes(), busy_times());
     std::thread::sleep(LOAD_SAMPLE);
-    let after = busy_times();
+    let (after, procs_after) = (busy_times(), processes());
+    let load = load(cpus, before, after);
+    let busy = load.status == Status::Warning;
+    [
+        load,
+        other_processes(cpus, &procs_before, &procs_after, busy),
+    ]
+}
+
+fn load(
+    cpus: &[usize],
+    before: Option<Vec<Option<Duration>>>,
+    after: Option<Vec<Option<Duration>>>,
+) -> Finding {
     let (Some(before), Some(after)) = (before, after) else {
         return Finding::new("load", Status::NotApplicable, "no /proc/stat".into(), None);
     };
@@ -312,43 +328,97 @@ fn load(cpus: &[usize]) -> Finding {
     }
 }
 
-fn other_processes(cpus: &[usize]) -> Finding {
-    let me = std::process::id().to_string();
-    let mut running = Vec::new();
+/// A process as `/proc/PID/stat` shows it at one instant.
+struct ProcessSample {
+    name: String,
+    /// User and system CPU time so far, in clock ticks.
+    ticks: u64,
+    /// The CPU it last ran on.
+    cpu: Option<usize>,
+}
+
+/// Every process but this one, by pid.
+fn processes() -> HashMap<u32, ProcessSample> {
+    let me = std::process::id();
+    let mut found = HashMap::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let Some(stat) = read(entry.path().join("stat")) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
             continue;
         };
-        // After the command's closing parenthesis: state is field 3, the
-        // CPU last run on field 39.
+        let Some(stat) = read(entry.path().join("stat")).filter(|_| pid != me) else {
+            continue;
+        };
+        // After the command's closing parenthesis: field 3 (state) is the
+        // first; utime and stime are fields 14 and 15, the CPU last run on
+        // field 39.
         let Some((name, rest)) = stat.split_once(" (").and_then(|(_, r)| r.rsplit_once(") "))
         else {
             continue;
         };
         let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
-        let on = fields.get(36).and_then(|c| c.parse::<usize>().ok());
-        if fields.first() == Some(&"R") && on.is_some_and(|c| cpus.contains(&c)) {
-            running.push(format!("{name} ({pid})"));
-        }
+        let number = |i: usize| fields.get(i).and_then(|v| v.parse::<u64>().ok());
+        let ticks = number(11).unwrap_or(0) + number(12).unwrap_or(0);
+        let cpu = number(36).and_then(|c| usize::try_from(c).ok());
+        let name = name.to_string();
+        found.insert(pid, ProcessSample { name, ticks, cpu });
     }
-    match running.is_empty() {
-        true => Finding::new(
-            "other_processes",
-            Status::Ok,
-            "none running on the judge CPUs".into(),
-            None,
-        ),
-        false => Finding::new(
-            "other_processes",
-            Status::Warning,
-            format!("running on the judge CPUs: {}", running.join(", ")),
-            Some("stop them or move them to other CPUs (taskset -p, cpusets)"),
-        ),
+    found
+}
+
+/// The processes that took CPU time on the judge CPUs between two
+/// samples (alive at both), most first.
+fn other_processes(
+    cpus: &[usize],
+    before: &HashMap<u32, ProcessSample>,
+    after: &HashMap<u32, ProcessSample>,
+    busy: bool,
+) -> Finding {
+    let tick_ms = 1000 / clock_ticks().unwrap_or(100).max(1);
+    let on_judge = |p: &ProcessSample| p.cpu.is_some_and(|c| cpus.contains(&c));
+    let mut took: Vec<(u64, String)> = after
+        .iter()
+        .filter_map(|(pid, now)| {
+            let then = before.get(pid)?;
+            let ticks = now.ticks.checked_sub(then.ticks).filter(|&t| t > 0)?;
+            (on_judge(now) || on_judge(then))
+                .then(|| (ticks * tick_ms, format!("{} ({pid})", now.name)))
+        })
+        .collect();
+    took.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let sample = LOAD_SAMPLE.as_millis();
+    if took.is_empty() {
+        let detail = match busy {
+            true => format!(
+                "no process alive through the same {sample} ms took CPU time on the judge \
+                 CPUs: the load above came from processes that started and ended within it \
+                 (compilers, scripts) or from the kernel"
+            ),
+            false => format!("none took CPU time on the judge CPUs in the same {sample} ms"),
+        };
+        return Finding::new("other_processes", Status::Ok, detail, None);
     }
+    let shown: Vec<String> = took
+        .iter()
+        .take(10)
+        .map(|(ms, name)| format!("{name} {ms} ms"))
+        .collect();
+    let more = match took.len() > shown.len() {
+        true => format!(" and {} more", took.len() - shown.len()),
+        false => String::new(),
+    };
+    Finding::new(
+        "other_processes",
+        Status::Warning,
+        format!(
+            "took CPU time on the judge CPUs in the same {sample} ms: {}{more}",
+            shown.join(", ")
+        ),
+        Some("stop them or move them to other CPUs (taskset -p, cpusets)"),
+    )
 }
 
 fn ptys() -> Finding {
@@ -363,7 +433,11 @@ fn ptys() -> Finding {
             None,
         );
     };
-    let detail = format!("{used} of {max} ptys in use, one pool for the whole machine");
+    let detail = format!(
+        "{} of {} ptys in use, one pool for the whole machine",
+        poker_core::numbers::count(used),
+        poker_core::numbers::count(max)
+    );
     match used * 2 > max {
         true => Finding::new(
             "ptys",

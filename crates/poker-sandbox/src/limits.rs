@@ -179,6 +179,17 @@ impl fmt::Display for Enforcement {
     }
 }
 
+/// `ms` milliseconds as the time options take them: whole milliseconds
+/// under a second (`300 ms`), else seconds with up to three decimals
+/// (`5 s`, `1.5 s`, `3600 s`).
+fn millis_text(ms: u64) -> String {
+    if ms < 1000 {
+        return format!("{ms} ms");
+    }
+    let seconds = format!("{}.{:03}", ms / 1000, ms % 1000);
+    format!("{} s", seconds.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// One limit as it applies to a game, for a report's `limits` field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LimitReport {
@@ -194,12 +205,16 @@ pub struct LimitReport {
 }
 
 /// As the text report prints it: `memory 256 MiB: cgroup v2` (sizes as
-/// the size options take them), `wall 5000 ms: evaluator's timer`.
+/// the size options take them), `wall 10 s: evaluator's timer` (times as
+/// the time options take them: `10 s`, `1.5 s`, `300 ms`).
 impl fmt::Display for LimitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.unit == "bytes" {
             let size = crate::size::format_size(self.value);
             write!(f, "{} {size}: {}", self.name, self.enforcement)
+        } else if self.unit == "ms" {
+            let time = millis_text(self.value);
+            write!(f, "{} {time}: {}", self.name, self.enforcement)
         } else {
             write!(
                 f,
@@ -207,5 +222,21 @@ impl fmt::Display for LimitReport {
                 self.name, self.value, self.unit, self.enforcement
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::millis_text;
+
+    // Expected texts by hand: 1 s is 1000 ms.
+    #[test]
+    fn times_read_as_the_time_options_take_them() {
+        assert_eq!(millis_text(300), "300 ms");
+        assert_eq!(millis_text(1000), "1 s");
+        assert_eq!(millis_text(1500), "1.5 s");
+        assert_eq!(millis_text(1001), "1.001 s");
+        assert_eq!(millis_text(10_000), "10 s");
+        assert_eq!(millis_text(3_600_000), "3600 s");
     }
 }

@@ -25,13 +25,19 @@ use std::time::{Duration, Instant};
 /// read, one unconfined, that sleeps while others work ends there).
 pub const MOST_EXTENSION: u32 = 4;
 
+/// The kernel's clock ticks a second, the unit of `/proc/stat` and of a
+/// process's CPU times in `/proc/PID/stat`.
+pub fn clock_ticks() -> Option<u64> {
+    // SAFETY: sysconf reads a constant of the C library.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    u64::try_from(ticks).ok().filter(|&t| t > 0)
+}
+
 /// The busy time of each CPU since boot (all but idle and iowait), indexed
 /// by CPU number; `None` when `/proc/stat` cannot be read.
 pub fn busy_times() -> Option<Vec<Option<Duration>>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
-    // SAFETY: sysconf reads a constant of the C library.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    let ticks = u64::try_from(ticks).ok().filter(|&t| t > 0)?;
+    let ticks = clock_ticks()?;
     Some(busy_times_in(&text, ticks))
 }
 

@@ -148,13 +148,9 @@ fn report(game: &Game, source: DeckSource) -> String {
         DeckSource::Given => "POKER_DECK".to_string(),
         DeckSource::Seed(seed) => format!("POKER_SEED={seed}"),
     };
-    // Tens written `10`, as on the board; `POKER_DECK` takes them back.
-    let deck: Vec<String> = game
-        .deck()
-        .cards()
-        .iter()
-        .map(|c| c.token_with_ten())
-        .collect();
+    // Tokens as POKER_DECK, deck files and replay lines write them (ten as
+    // `T`), so that the line can be pasted back.
+    let deck: Vec<String> = game.deck().cards().iter().map(|c| c.to_string()).collect();
     format!(
         "\npoker: 20 cards placed; deck {} ({origin})\n{}",
         deck.join(" "),

@@ -44,9 +44,9 @@ fn seed_example_deck_round_robin_reports_the_seed_board_and_total_11() {
     assert_eq!(
         &lines[board_start..board_start + 5],
         [
-            "  JC 10H  9H  QS",
-            "  9S 10D  AS  QD",
-            "  KC 10C  KS  KD",
+            "  JC  TH  9H  QS",
+            "  9S  TD  AS  QD",
+            "  KC  TC  KS  KD",
             "  KH  AC  9C  QH",
             "  JD  AD  JH  9D"
         ]
@@ -85,7 +85,7 @@ fn seed_placement_order_example_is_legal_and_builds_the_seed_board() {
     let exe = compile_c("seed_order", &fixed_order_contestant(&order));
     let output = run(&exe, &[("POKER_DECK", &deck.join(" "))]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(stdout(&output).contains("  JC 10H  9H  QS\n"));
+    assert!(stdout(&output).contains("  JC  TH  9H  QS\n"));
     assert!(stdout(&output).ends_with("total: 11\n"));
 }
 
@@ -338,7 +338,7 @@ int main(void) {
 }
 
 #[test]
-fn the_report_starts_on_its_own_line_and_writes_tens_as_10_in_the_deck_too() {
+fn the_report_starts_on_its_own_line_and_writes_tens_as_t_as_poker_deck_does() {
     let source = r#"#include <stdio.h>
 #include "poker.h"
 int main(void) {
@@ -353,14 +353,15 @@ int main(void) {
     let output = run(&exe, &[("POKER_DECK", SEED_EXAMPLE_ROWS)]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let out = stdout(&output);
-    // The deck as given, tens written as on the board (the contest's `10`).
+    // The deck as given, tens written `T` as POKER_DECK and deck files
+    // write them, on the board too.
     assert!(
         out.starts_with(
-            "no newline here\npoker: 20 cards placed; deck JC 10H 9H QS 9S 10D AS QD KC 10C KS KD KH AC 9C QH JD AD JH 9D 10S JS QC AH (POKER_DECK)\n"
+            "no newline here\npoker: 20 cards placed; deck JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH (POKER_DECK)\n"
         ),
         "{out}"
     );
-    assert!(!out.contains("TH"), "{out}");
+    assert!(!out.contains("10"), "{out}");
     for line in out.lines() {
         assert_eq!(line, line.trim_end(), "trailing spaces in {out:?}");
     }

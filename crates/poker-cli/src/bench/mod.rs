@@ -34,7 +34,7 @@ const DEFAULT_GAMES: u32 = 10_000;
 #[derive(clap::Args)]
 pub struct Args {
     /// The contestant: an executable linked against libpoker, or a .c,
-    /// .cpp (.cc, .cxx, .C), .pas or .py file (as for `poker eval`).
+    /// .cpp (.cc, .cxx, .C), .pas or .py file (as for poker eval).
     #[arg(value_name = "CONTESTANT")]
     contestant: PathBuf,
 
@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
-    /// Start a fresh process for every game, as `poker eval` and the
+    /// Start a fresh process for every game, as poker eval and the
     /// contest do, instead of the default fork server (the program starts
     /// once per job and its library forks a child per game; see
     /// docs/protocol.md for how its games are kept apart): a contest-exact

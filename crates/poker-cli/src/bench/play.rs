@@ -2,9 +2,9 @@
 //! the user how long a long run will take.
 
 use super::tally::Tally;
-use crate::numbers::count;
 use anyhow::Context;
 use poker_core::contest::ContestDeck;
+use poker_core::numbers::count;
 use poker_judge::evaluator::{self, GameResult, Program, RunConfig, Supervisor};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -93,10 +93,10 @@ pub fn play(
         bar.suspend(|| {
             eprintln!(
                 "poker: {} games, {} at a time: about {} for the games, at the pace of the first {}{hint}",
-                count(games as u64),
+                count(games),
                 config.jobs,
                 duration(per_game * games as f64),
-                count(first as u64),
+                count(first),
             )
         });
         let rest = evaluator::play_many(

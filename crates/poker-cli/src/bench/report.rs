@@ -3,9 +3,9 @@
 
 use super::play::{Plan, Played};
 use super::stats::Summary;
-use crate::numbers::count;
 use crate::render;
 use crate::report::escape;
+use poker_core::numbers::count;
 use poker_judge::evaluator::RunConfig;
 use serde_json::json;
 use std::fmt::Write;
@@ -77,11 +77,11 @@ pub fn text(bench: &Bench) -> String {
     }
     line(format!(
         "games:      {} (the decks of POKER_SEED={} to {}: --seed {} plus 1 to {}), {} at a time, {:.1} s",
-        count(plan.games as u64),
+        count(plan.games),
         plan.seed_of(1),
         plan.seed_of(plan.games),
         plan.seed,
-        count(plan.games as u64),
+        count(plan.games),
         config.jobs,
         bench.played.wall
     ));
@@ -106,7 +106,7 @@ pub fn text(bench: &Bench) -> String {
         "optimum:    mean {:.3} ± {:.3} (the hindsight optimum of the same decks)",
         s.optimum.value, s.optimum.error
     ));
-    line(format!("failed:     {} games", s.failed));
+    line(format!("failed:     {} games", count(s.failed)));
     out + &failures(bench)
 }
 
@@ -129,7 +129,7 @@ fn process_lines(bench: &Bench) -> Vec<(&'static str, String)> {
     }
     let games = |n: usize| match n {
         1 => "1 game".to_string(),
-        n => format!("{n} games"),
+        n => format!("{} games", count(n)),
     };
     let mut lines = Vec::new();
     lines.push((
@@ -144,7 +144,7 @@ fn process_lines(bench: &Bench) -> Vec<(&'static str, String)> {
                 let seeds: Vec<String> = fresh_seeds(bench).iter().map(u64::to_string).collect();
                 let more = match fresh.saturating_sub(seeds.len()) {
                     0 => String::new(),
-                    n => format!(" and {n} more"),
+                    n => format!(" and {} more", count(n)),
                 };
                 format!(
                     "fork server for {}, fresh processes for {} (POKER_SEED={}{more})",
@@ -182,14 +182,14 @@ fn failures(bench: &Bench) -> String {
             .collect();
         let more = match kind.count {
             n if n > failure.decks.len() as u64 => {
-                format!(" and {} more", n - failure.decks.len() as u64)
+                format!(" and {} more", count(n - failure.decks.len() as u64))
             }
             _ => String::new(),
         };
         let _ = writeln!(
             out,
             "            {} {}: {} (POKER_SEED={}{more})",
-            kind.count,
+            count(kind.count),
             if kind.count == 1 { "game" } else { "games" },
             failure.status.as_str(),
             seeds.join(", "),

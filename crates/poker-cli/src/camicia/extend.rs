@@ -6,6 +6,7 @@ use poker_core::camicia::extend::{Extension, extend};
 use poker_core::camicia::{
     Card, Deal, Outcome, Player, Simulator, parse_deck, penalties, reference,
 };
+use poker_core::numbers::count;
 use poker_hunt::proof;
 use serde_json::json;
 use std::path::PathBuf;
@@ -91,7 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!(
             "added:   {} cards; its game plays {} cards, then joins this deal's game after \
              trick {} (card {})",
-            found.added, found.before_join, found.joins_trick, found.joins_card
+            count(found.added),
+            count(found.before_join),
+            count(found.joins_trick),
+            count(found.joins_card)
         );
     } else {
         println!("longest: the deal itself: no deal of its basin plays longer");
@@ -99,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!(
         "checked: played forward by the fast engine and the reference simulator ({} states of \
          the predecessor trees searched)",
-        found.nodes
+        count(found.nodes)
     );
     Ok(ExitCode::SUCCESS)
 }

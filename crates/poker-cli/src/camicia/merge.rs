@@ -3,6 +3,7 @@
 
 use super::range::parse_range;
 use anyhow::Context;
+use poker_core::numbers::count;
 use poker_hunt::merge::{Merged, Outcome, Request, merge};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 /// Arguments of `poker camicia merge`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Result files of `poker camicia search --output` (any order).
+    /// Result files of poker camicia search --output (any order).
     #[arg(required = true, value_name = "RESULT")]
     results: Vec<PathBuf>,
     /// The range the units must cover, each index exactly once, END
@@ -78,17 +79,17 @@ fn extension_text(m: &Merged) -> String {
     for (i, e) in m.extended.iter().enumerate() {
         let g = &e.game;
         out += &format!(
-            "{:>3}. index {:>21}  cards {:>5}  tricks {:>4}  {} {}  (+{} cards from index {}, \
+            "{:>3}. index {:>21}  cards {:>5}  tricks {:>5}  {} {}  (+{} cards from index {}, \
              joining after trick {})\n",
             i + 1,
             g.index,
-            g.cards,
-            g.tricks,
+            count(g.cards),
+            count(g.tricks),
             g.a,
             g.b,
-            e.added,
+            count(e.added),
             e.from,
-            e.joins_trick
+            count(e.joins_trick)
         );
     }
     out
@@ -102,19 +103,22 @@ fn text(m: &Merged) -> String {
         out += &format!(
             "random deals: {}; {} games re-simulated and confirmed\n",
             poker_hunt::merge::random_coverage(m),
-            m.verified_games
+            count(m.verified_games)
         );
     } else {
         out += &format!(
             "range {}..{}: {} unit(s), every index covered once; {} games re-simulated and confirmed\n",
-            m.start, m.end, m.units, m.verified_games
+            m.start,
+            m.end,
+            count(m.units),
+            count(m.verified_games)
         );
     }
     out += &format!(
         "{} deals: {} finished, {} loop(s); checksum {}; engine {}; version {}\n",
-        c.deals,
-        c.finished,
-        c.loops,
+        count(c.deals),
+        count(c.finished),
+        count(c.loops),
         m.checksum,
         m.engines.join(", "),
         m.versions.join(", ")
@@ -125,11 +129,11 @@ fn text(m: &Merged) -> String {
     out += "longest finished games:\n";
     for (i, g) in m.best.iter().enumerate() {
         out += &format!(
-            "{:>3}. index {:>21}  cards {:>5}  tricks {:>4}  {} {}\n",
+            "{:>3}. index {:>21}  cards {:>5}  tricks {:>5}  {} {}\n",
             i + 1,
             g.index,
-            g.cards,
-            g.tricks,
+            count(g.cards),
+            count(g.tricks),
             g.a,
             g.b
         );
@@ -137,20 +141,24 @@ fn text(m: &Merged) -> String {
     for g in &m.loops {
         let c = g.cycle.as_ref();
         out += &format!(
-            "loop  index {:>21}  cards {:>5}  tricks {:>4}  cycle {} ({} tricks)\n",
+            "loop  index {:>21}  cards {:>5}  tricks {:>5}  cycle {} ({} tricks)\n",
             g.index,
-            g.cards,
-            g.tricks,
+            count(g.cards),
+            count(g.tricks),
             c.map_or("?", |c| c.id.as_str()),
-            c.map_or(0, |c| c.tricks)
+            count(c.map_or(0, |c| c.tricks))
         );
     }
     let s = &m.cycle_stats;
-    out += &format!("distinct cycles: {}", s.distinct);
+    out += &format!("distinct cycles: {}", count(s.distinct));
     for cy in &m.cycles {
         out += &format!(
             "\n  cycle {} (mirror {}): {} tricks, {} cards a turn, reached by {} deal(s)",
-            cy.id, cy.mirror_id, cy.tricks, cy.cards, cy.deals
+            cy.id,
+            cy.mirror_id,
+            count(cy.tricks),
+            count(cy.cards),
+            count(cy.deals)
         );
     }
     out += "\n";
@@ -158,13 +166,14 @@ fn text(m: &Merged) -> String {
         (Some(chao1), _) => {
             out += &format!(
                 "Chao1 estimate of the cycles reachable: {chao1:.1} ({} singleton(s), {} doubleton(s))\n",
-                s.singletons, s.doubletons
+                count(s.singletons),
+                count(s.doubletons)
             )
         }
         (None, Some(bound)) => {
             out += &format!(
                 "no loop in {} deals: loop rate below {bound:.3e} (95%, rule of three)\n",
-                c.deals
+                count(c.deals)
             )
         }
         (None, None) => {
@@ -173,12 +182,14 @@ fn text(m: &Merged) -> String {
                 None => format!(
                     "{} loop(s) in {} deals of the range (a range is no random sample: no \
                      loop rate)",
-                    c.loops, c.deals
+                    count(c.loops),
+                    count(c.deals)
                 ),
             };
             out += &format!(
                 "{rate}; no Chao1 estimate: it needs cycles seen once and twice ({} and {} here)\n",
-                s.singletons, s.doubletons
+                count(s.singletons),
+                count(s.doubletons)
             )
         }
     }

@@ -54,7 +54,7 @@ enum Command {
     Search(search::Args),
     /// Print the index of a 52-card deal (26 cards each, 4 of each J, Q, K, A).
     Index(IndexArgs),
-    /// Print the 52-card deal with this index, as `A B` in - notation.
+    /// Print the 52-card deal with this index, as "A B" in - notation.
     Deal(DealArgs),
     /// Combine work units' result files after checking them: every index of
     /// the range covered once, every best game and loop re-simulated.
@@ -154,8 +154,8 @@ fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         );
     } else {
         println!("status: {}", outcome.status);
-        println!("cards: {}", outcome.cards);
-        println!("tricks: {}", outcome.tricks);
+        println!("cards: {}", poker_core::numbers::count(outcome.cards));
+        println!("tricks: {}", poker_core::numbers::count(outcome.tricks));
     }
     Ok(ExitCode::SUCCESS)
 }

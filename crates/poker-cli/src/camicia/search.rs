@@ -4,9 +4,9 @@
 
 use super::engine::{Choice, Chosen};
 use super::range::parse_range;
-use anyhow::bail;
 use poker_core::camicia::notation;
 use poker_core::camicia::search::{Extended, Extending, Game, Search, Shard, Work};
+use poker_core::numbers::{amount, count, rate};
 use poker_hunt::checkpoint::Unit;
 use poker_hunt::hunt::{Found, Hunt, Hunted, Watch};
 use serde_json::json;
@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads simulating deals (default: one per core; at most 4
-    /// per core). `--threads` is the same option.
+    /// per core). --threads is the same option.
     #[arg(long, visible_alias = "threads", value_name = "N")]
     jobs: Option<usize>,
     /// How many of the longest finished games to print.
@@ -62,26 +62,27 @@ pub struct Args {
     /// (exit status 143 or 130). Removed when the unit is done.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Save the checkpoint at least this often (seconds; 0: after every
-    /// batch of blocks).
+    /// Save the checkpoint at least this often: a time such as 60s, 5m or
+    /// 500ms (a bare number is seconds; 0: after every batch of blocks).
     #[arg(
         long,
-        value_name = "SECONDS",
-        default_value_t = 60.0,
-        requires = "checkpoint"
+        value_name = "TIME",
+        default_value = "60s",
+        requires = "checkpoint",
+        value_parser = crate::time_option::parse_time
     )]
-    checkpoint_every: f64,
+    checkpoint_every: std::time::Duration,
     /// Extend every finished game of at least N cards backwards to the
     /// longest deal of its basin (the predecessor trees of its first 10
-    /// tricks), listing the distinct longer deals found; `off` for a
+    /// tricks), listing the distinct longer deals found; off for a
     /// uniform search. Each deal's own game is reported either way.
     #[arg(long, value_name = "N|off", default_value = "2000", value_parser = parse_extend_from)]
     extend_from: ExtendFrom,
-    /// What plays the deals: `gpu`, the GPU engine (Vulkan or Metal, any
-    /// device, a CPU one such as lavapipe too; in a build with `--features
-    /// gpu`), whose every long game, possible loop and sampled deal the CPU
-    /// plays again before counting; `cpu`, the vector engine on --jobs
-    /// threads; `auto`, the GPU engine when a GPU (not a CPU adapter) is
+    /// What plays the deals: gpu, the GPU engine (Vulkan or Metal, any
+    /// device, a CPU one such as lavapipe too; in a build with --features
+    /// gpu), whose every long game, possible loop and sampled deal the CPU
+    /// plays again before counting; cpu, the vector engine on --jobs
+    /// threads; auto, the GPU engine when a GPU (not a CPU adapter) is
     /// present, else the CPU engine, saying why. The same results either way.
     #[arg(long, value_enum, default_value_t = Choice::Auto)]
     engine: Choice,
@@ -318,21 +319,21 @@ fn print_text(found: &Found, mode: &str, threads: NonZeroUsize, gpu: Option<serd
         println!("{:>3}. {}", i + 1, extended_line(e));
     }
     let deals = match found.before {
-        0 => format!("{} deals", crate::numbers::count(report.deals)),
+        0 => format!("{} deals", count(report.deals)),
         before => format!(
             "{} deals this run ({} with the checkpoint's {})",
-            crate::numbers::count(found.this_run()),
-            crate::numbers::count(report.deals),
-            crate::numbers::count(before)
+            count(found.this_run()),
+            count(report.deals),
+            count(before)
         ),
     };
     println!(
         "{deals} ({mode}) in {:.2} s on {threads} thread(s): {}, \
          {} deals per CPU-second; {} loop(s)",
         found.seconds,
-        crate::numbers::rate(found.rate(), "deals"),
-        crate::numbers::amount(found.cpu_rate()),
-        report.loops.len()
+        rate(found.rate(), "deals"),
+        amount(found.cpu_rate()),
+        count(report.loops.len())
     );
     if let Some(g) = gpu {
         println!(
@@ -340,24 +341,29 @@ fn print_text(found: &Found, mode: &str, threads: NonZeroUsize, gpu: Option<serd
              again {} claimed game(s) and {} sampled deal(s), all equal, and played {} \
              block(s) itself",
             g["device"].as_str().unwrap_or("?"),
-            crate::numbers::amount(g["deals_per_gpu_second"].as_f64().unwrap_or(0.0)),
-            g["dispatches"],
-            g["claims_replayed"],
-            g["samples_compared"],
-            g["blocks_on_cpu"]
+            amount(g["deals_per_gpu_second"].as_f64().unwrap_or(0.0)),
+            json_count(&g["dispatches"]),
+            json_count(&g["claims_replayed"]),
+            json_count(&g["samples_compared"]),
+            json_count(&g["blocks_on_cpu"])
         );
     }
     if let Some(e) = extension.extending {
         println!(
             "extension: {} game(s) of {}+ cards extended ({}), {:.1}% of the CPU time; \
              {} longer deal(s) kept",
-            extension.games,
-            e.from,
+            count(extension.games),
+            count(e.from),
             e.depth,
             100.0 * extension.spent.0.as_secs_f64() / found.cpu_seconds.max(1e-9),
-            extension.extended.len()
+            count(extension.extended.len())
         );
     }
+}
+
+/// A count held in a JSON value, as text reports write counts.
+fn json_count(value: &serde_json::Value) -> String {
+    value.as_u64().map_or_else(|| value.to_string(), count)
 }
 
 fn game_json(kind: &str, game: &Game) -> serde_json::Value {
@@ -374,8 +380,11 @@ fn game_json(kind: &str, game: &Game) -> serde_json::Value {
 
 fn game_line(game: &Game) -> String {
     format!(
-        "index {:>21}  cards {:>5}  tricks {:>4}  {}",
-        game.index, game.outcome.cards, game.outcome.tricks, game.deal
+        "index {:>21}  cards {:>5}  tricks {:>5}  {}",
+        game.index,
+        count(game.outcome.cards),
+        count(game.outcome.tricks),
+        game.deal
     )
 }
 
@@ -391,9 +400,9 @@ fn extended_line(e: &Extended) -> String {
     format!(
         "{}  (+{} cards from index {}, joining after trick {})",
         game_line(&e.game),
-        e.added,
+        count(e.added),
         e.from,
-        e.joins_trick
+        count(e.joins_trick)
     )
 }
 
@@ -407,16 +416,13 @@ fn unit_of(args: &Args, start: u128, end: u128, random: Option<u64>) -> anyhow::
         (Some(shard), None) => Some((shard, 0, u128::from(args.count))),
         (None, _) => None,
     };
-    if !(args.checkpoint_every >= 0.0 && args.checkpoint_every.is_finite()) {
-        bail!("--checkpoint-every is a number of seconds, 0 or more");
-    }
     Ok(Unit {
         range: (start, end),
         random,
         extend: args.extend_from.extending(),
         shard,
         checkpoint: args.checkpoint.clone(),
-        every: std::time::Duration::from_secs_f64(args.checkpoint_every),
+        every: args.checkpoint_every,
         output: args.output.clone(),
         engine: poker_hunt::unit::engine_name().into(),
     })

@@ -2,6 +2,8 @@
 //! result files and checkpoints, as they are.
 
 use super::range::parse_range;
+use anyhow::bail;
+use poker_core::numbers::count;
 use poker_hunt::progress::{Part, Progress};
 use serde_json::json;
 use std::path::PathBuf;
@@ -30,6 +32,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let p = Progress::of_folder(&args.folder, range, now)?;
+    if parts(&p).all(|x| x.finished_units + x.running_units == 0) {
+        bail!(
+            "no work units in {}: no result file or checkpoint of poker camicia search \
+             (--output, --checkpoint) there yet",
+            args.folder.display()
+        );
+    }
     if args.json {
         println!("{}", to_json(&p));
     } else {
@@ -83,13 +92,13 @@ fn parts(p: &Progress) -> impl Iterator<Item = &Part> {
 fn units(part: &Part) -> String {
     format!(
         "{} unit(s) finished, {} with a checkpoint",
-        part.finished_units, part.running_units
+        count(part.finished_units),
+        count(part.running_units)
     )
 }
 
 /// The progress as text.
 fn text(p: &Progress) -> String {
-    let count = crate::numbers::count;
     let mut out = String::new();
     if let Some(r) = &p.range {
         out += &match r.range {
@@ -124,26 +133,28 @@ fn text(p: &Progress) -> String {
             count(r.planned),
             seeds.join(", "),
             units(&r.part),
-            count(u128::from(r.part.finished_games)),
-            r.part.loops
+            count(r.part.finished_games),
+            count(r.part.loops)
         );
     }
     let running: usize = parts(p).map(|x| x.running_units).sum();
     out += &format!(
         "rate: {} a unit, {} deals per CPU-second (each unit's own recorded time); {}\n",
-        crate::numbers::rate(p.unit_rate, "deals"),
-        crate::numbers::amount(p.cpu_rate),
+        poker_core::numbers::rate(p.unit_rate, "deals"),
+        poker_core::numbers::amount(p.cpu_rate),
         match (p.left, p.eta) {
             (Some(0), _) => "nothing left".to_string(),
             (Some(_), Some(s)) => format!(
-                "{running} unit(s) running at {}: about {} left",
-                crate::numbers::rate(p.running_rate, "deals"),
+                "{} unit(s) running at {}: about {} left",
+                count(running),
+                poker_core::numbers::rate(p.running_rate, "deals"),
                 human_seconds(s)
             ),
             (_, None) if running == 0 => "no unit running".to_string(),
             _ => format!(
-                "{running} unit(s) running at {}; time left unknown",
-                crate::numbers::rate(p.running_rate, "deals")
+                "{} unit(s) running at {}; time left unknown",
+                count(running),
+                poker_core::numbers::rate(p.running_rate, "deals")
             ),
         }
     );
@@ -168,7 +179,11 @@ fn text(p: &Progress) -> String {
         };
         out += &format!(
             "{head} {} cards, {} tricks, index {} ({} {})\n",
-            g.cards, g.tricks, g.index, g.a, g.b
+            count(g.cards),
+            count(g.tricks),
+            g.index,
+            g.a,
+            g.b
         );
     }
     out

@@ -26,7 +26,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// The folder to write the package into (created; must be empty).
     dir: PathBuf,
-    /// A deck file for the secret tests (e.g. from `poker decks`); default:
+    /// A deck file for the secret tests (e.g. from poker decks); default:
     /// the 10 built-in decks.
     #[arg(long, value_name = "FILE")]
     decks: Option<PathBuf>,
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "poker: wrote a problem package with {} secret decks into {}; check it with \
          `verifyproblem -t 5 {}` (5 s a game, as in the contest) and read {}",
-        secret.len(),
+        poker_core::numbers::count(secret.len()),
         args.dir.display(),
         args.dir.display(),
         args.dir.join("README.md").display()

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 /// 0..=4294967295, a repeated name or an empty list is an error.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scoreboard: lines `name total`.
+    /// The scoreboard: lines "name total".
     file: PathBuf,
 }
 

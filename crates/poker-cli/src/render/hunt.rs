@@ -76,7 +76,10 @@ pub fn camicia_merge_page(merged: &Merged, longest: Option<&Trace>) -> anyhow::R
     let view = HuntView {
         merged,
         title: if random {
-            format!("{} random deals", merged.counts.deals)
+            format!(
+                "{} random deals",
+                poker_core::numbers::count(merged.counts.deals)
+            )
         } else {
             format!("indices {}..{}", merged.start, merged.end)
         },

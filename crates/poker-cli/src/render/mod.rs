@@ -107,6 +107,8 @@ const STYLE: &str = include_str!("style.css");
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.add_global("style", minijinja::Value::from_safe_string(STYLE.into()));
+    // `{{ n|count }}`: a count as the text reports write it (`1,577,600`).
+    env.add_filter("count", |n: u64| poker_core::numbers::count(n));
     env.add_template("eval.html", include_str!("eval.html"))
         .expect("the eval template is valid");
     env.add_template("bench.html", include_str!("bench.html"))

@@ -324,7 +324,7 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
     if let Some(startup) = r.fork_server_startup_cpu_seconds {
         let _ = writeln!(
             out,
-            "  fork server start-up: {startup:.3}s of CPU time before p_startgame, \
+            "  fork server start-up: {startup:.3} s of CPU time before p_startgame, \
              counted in the cpu of every forked game"
         );
     }
@@ -335,24 +335,26 @@ fn contestant_table(out: &mut String, r: &ContestantResult) {
             .position(|f| f.decks.contains(&deck))
             .map_or(String::new(), |i| format!("[{}]", i + 1))
     };
+    // Times and sizes as the kit's other reports write them: `0.041 s`,
+    // `0.9 MiB`.
     let _ = writeln!(
         out,
-        "  deck  score  best  status      time      cpu  others  held by  memory  why"
+        "  deck  score  best  status        time      cpu   others  held by    memory  why"
     );
+    let seconds = |s: Option<f64>| s.map_or("-".into(), |s| format!("{s:.3} s"));
     for t in &r.tests {
         let row = format!(
-            "  {:>4}  {:>5}  {:>4}  {:<10} {:>6.3}s  {:>6}  {:>6}  {:<7}  {:>6}  {}",
+            "  {:>4}  {:>5}  {:>4}  {:<10} {:>7}  {:>7}  {:>7}  {:<7}  {:>8}  {}",
             t.deck,
             t.score,
             t.best_possible.map_or("-".to_string(), |b| b.to_string()),
             t.status.as_str(),
-            t.seconds,
-            t.cpu_seconds.map_or("-".into(), |c| format!("{c:.3}s")),
-            t.others_cpu_seconds
-                .map_or("-".into(), |c| format!("{c:.3}s")),
+            seconds(Some(t.seconds)),
+            seconds(t.cpu_seconds),
+            seconds(t.others_cpu_seconds),
             t.cpu_limit_held_by.map_or("-", |h| h.as_str()),
             t.peak_memory.map_or("-".into(), |m| format!(
-                "{:.1}M",
+                "{:.1} MiB",
                 m as f64 / f64::from(1 << 20)
             )),
             note(t.deck)

@@ -52,7 +52,7 @@ fn a_deal_that_is_not_a_full_deck_is_played_with_a_warning() {
     let (out, err) = run(&["camicia", NESSLER_A, NESSLER_B]);
     assert_eq!(
         (out.as_str(), err.as_str()),
-        ("status: finished\ncards: 8344\ntricks: 1164\n", "")
+        ("status: finished\ncards: 8,344\ntricks: 1,164\n", "")
     );
 }
 

@@ -428,7 +428,7 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
     let text = String::from_utf8(ok(&args).stdout).unwrap();
     let odds: Vec<&str> = text
         .lines()
-        .skip_while(|l| !l.starts_with("odds of a game beyond 8344 cards"))
+        .skip_while(|l| !l.starts_with("odds of a game beyond 8,344 cards"))
         .collect();
     assert!(odds.len() >= 4, "{text}");
     let page = std::fs::read_to_string(&html)
@@ -466,7 +466,7 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
             "{width} px: {p}"
         );
         assert_eq!(p["cells_outside"], 0, "{p}");
-        assert_eq!(p["title"], "Camicia search: 400000 random deals", "{p}");
+        assert_eq!(p["title"], "Camicia search: 400,000 random deals", "{p}");
         let coverage = p["coverage"].as_str().unwrap();
         assert!(coverage.starts_with("4 unit(s) of 1 seed(s)"), "{p}");
         assert!(!coverage.contains("every index"), "{p}");
@@ -491,6 +491,27 @@ fn the_merge_page_of_random_units_shows_the_odds_and_the_extension() {
         assert!(
             p["text_px"].as_f64().unwrap() >= 11.0 - 1e-3,
             "{width} px: {p}"
+        );
+    }
+}
+
+#[test]
+fn status_of_a_folder_without_units_is_an_error() {
+    let dir = scratch("status-empty");
+    std::fs::write(dir.join("notes.txt"), "not a unit\n").unwrap();
+    for extra in [&[][..], &["--range", "0..1000"], &["--json"]] {
+        let mut args = vec!["camicia", "status", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = poker(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(out.stdout.is_empty(), "{extra:?}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!(
+                "poker: error: no work units in {}: no result file or checkpoint of poker \
+                 camicia search (--output, --checkpoint) there yet\n",
+                dir.display()
+            )
         );
     }
 }
@@ -558,14 +579,14 @@ fn merge_prices_each_engine_at_its_own_seconds_a_deal() {
         String::from_utf8(merge(&[&cpu_file, &gpu_file], &["--target", "5000"]).stdout).unwrap();
     assert!(
         text.contains(
-            "cost per deal, engine gpu: 1 unit(s), 400000 deals, 2.000e-7 GPU-seconds and \
+            "cost per deal, engine gpu: 1 unit(s), 400,000 deals, 2.000e-7 GPU-seconds and \
              2.500e-6 CPU-seconds a deal"
         ),
         "{text}"
     );
     assert!(
         text.contains(&format!(
-            "cost per deal, engine {cpu_engine}: 1 unit(s), 400000 deals, 2.500e-6 CPU-seconds a deal"
+            "cost per deal, engine {cpu_engine}: 1 unit(s), 400,000 deals, 2.500e-6 CPU-seconds a deal"
         )),
         "{text}"
     );

@@ -262,16 +262,20 @@ fn no_internal_references_in_docs_header_or_messages() {
 }
 
 /// `line` with runs of spaces made one, and the measured columns (times
-/// like `0.016s`, memory like `1.7M`, or `-` when not measured) and the
-/// compiler's name after "compile command:" replaced by placeholders.
+/// like `0.016 s`, memory like `1.7 MiB`, or `-` when not measured) and
+/// the compiler's name after "compile command:" replaced by placeholders.
 fn normalised(line: &str) -> String {
     let mut words: Vec<String> = Vec::new();
-    for word in line.split_whitespace() {
-        let measured = word == "-"
-            || (word.ends_with('s') || word.ends_with('M') || word.ends_with('K'))
-                && word[..word.len() - 1].parse::<f64>().is_ok();
+    let mut rest = line.split_whitespace().peekable();
+    while let Some(word) = rest.next() {
+        let decimal = word.contains('.') && word.parse::<f64>().is_ok();
+        let measured =
+            word == "-" || decimal && rest.peek().is_some_and(|u| ["s", "MiB"].contains(u));
         let compiler = words.last().is_some_and(|w| w == "command:");
         words.push(if measured {
+            if word != "-" {
+                rest.next(); // its unit
+            }
             "#".into()
         } else if compiler {
             "CC".into()

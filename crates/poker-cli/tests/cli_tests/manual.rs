@@ -68,7 +68,32 @@ fn man_writes_a_page_for_poker_and_every_subcommand_help_lists() {
     );
     assert!(page.contains(".TH poker-eval 1"), "{page}");
     assert!(page.contains(r"\-\-time\-limit"), "{page}");
-    assert!(page.contains("[default: 5]"), "{page}");
+    assert!(page.contains("[default: 5s]"), "{page}");
+    // Help texts are plain text, not markdown: no page quotes with backticks.
+    for name in &expected {
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).unwrap();
+        assert!(!page.contains('`'), "{name}.1 holds a backtick");
+    }
+}
+
+#[test]
+fn no_help_text_holds_a_markdown_backtick() {
+    fn check(path: &mut Vec<String>) {
+        let words: Vec<&str> = path.iter().map(String::as_str).collect();
+        let output = common::poker().args(&words).arg("--help").output().unwrap();
+        let help = common::stdout(&output);
+        assert!(
+            !help.contains('`'),
+            "poker {} --help holds a backtick:\n{help}",
+            words.join(" ")
+        );
+        for sub in listed(&words) {
+            path.push(sub);
+            check(path);
+            path.pop();
+        }
+    }
+    check(&mut Vec::new());
 }
 
 #[test]

@@ -45,12 +45,16 @@ impl Outcome {
 }
 
 impl fmt::Display for Outcome {
-    /// `finished, 13 cards, 1 trick(s)`.
+    /// `finished, 13 cards, 1 tricks`; counts as [`crate::numbers::count`]
+    /// writes them (`8,344 cards`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::numbers::count;
         write!(
             f,
             "{}, {} cards, {} tricks",
-            self.status, self.cards, self.tricks
+            self.status,
+            count(self.cards),
+            count(self.tricks)
         )
     }
 }

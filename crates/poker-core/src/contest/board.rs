@@ -100,7 +100,8 @@ impl Board {
     }
 
     /// The board as the contest text prints it: one row per line, top row
-    /// first, column 1 on the left, ten written `10`; then, for a full board,
+    /// first, column 1 on the left, each card as its token (ten written `T`,
+    /// as in deck files and replay lines); then, for a full board,
     /// each column's category and points and a last line `total: N`.
     pub fn report(&self) -> String {
         let mut out = String::new();
@@ -109,7 +110,7 @@ impl Board {
                 let cell = self
                     .column(column)
                     .get(row)
-                    .map_or("--".to_string(), |c| c.token_with_ten());
+                    .map_or("--".to_string(), |c| c.to_string());
                 let _ = write!(out, "{cell:>4}");
             }
             out.push('\n');
@@ -171,7 +172,7 @@ mod tests {
     fn report_shows_rows_categories_and_total() {
         let report = seed_example().report();
         let lines: Vec<&str> = report.lines().collect();
-        assert_eq!(lines[0], "  JC 10H  9H  QS");
+        assert_eq!(lines[0], "  JC  TH  9H  QS");
         assert_eq!(lines[5], "column 1: two pair (2 points)");
         assert_eq!(lines[7], "column 3: one pair (1 point)");
         assert_eq!(lines.last(), Some(&"total: 11"));

@@ -206,13 +206,14 @@ pub fn merge(request: &Request) -> Result<Outcome, MergeError> {
 /// seeds`, or with shards `N units of S seed(s), shards that tile each
 /// run`.
 pub fn random_coverage(m: &Merged) -> String {
+    use poker_core::numbers::count;
     if m.seeds.len() == m.units {
-        format!("{} unit(s) of distinct seeds", m.units)
+        format!("{} unit(s) of distinct seeds", count(m.units))
     } else {
         format!(
             "{} unit(s) of {} seed(s), shards that tile each seed's run once",
-            m.units,
-            m.seeds.len()
+            count(m.units),
+            count(m.seeds.len())
         )
     }
 }

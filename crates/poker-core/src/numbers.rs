@@ -1,15 +1,40 @@
-//! Numbers as the `poker` command prints them for people, one style
-//! throughout: counts with thousands separators (`1,577,600`), rates as
-//! whole numbers with separators from 100 up and one decimal below
-//! (`1,577,600 deals/s`, `7.5 games/s`), `-` for a rate not measured yet.
-//! JSON output keeps plain numbers.
+//! Numbers as every text report of the kit prints them for people (the
+//! `poker` command, the evaluator's report, the hunt's merge and odds), one
+//! style throughout: counts with thousands separators (`1,577,600 deals`,
+//! `8,344 cards`), rates as whole numbers with separators from 100 up and
+//! one decimal below (`1,577,600 deals/s`, `7.5 games/s`), `-` for a rate
+//! not measured yet; times as a number, a space and a unit (`0.041 s`,
+//! `5 s`, `200 ms`), sizes as `256 MiB`.
+//!
+//! Numbers that name rather than count stay plain, so that they can be
+//! pasted back into a command: deal indices and ranges, seeds, deal and
+//! deck numbers, process ids. Machine-readable output (JSON, CSV, deck
+//! files, replay lines) keeps plain numbers.
+
+/// A whole number of things, of any unsigned type, for [`count`].
+pub trait Count {
+    /// The number, widened.
+    fn widened(self) -> u128;
+}
+
+macro_rules! count_types {
+    ($($t:ty),*) => {$(
+        impl Count for $t {
+            fn widened(self) -> u128 {
+                self as u128
+            }
+        }
+    )*};
+}
+
+count_types!(u8, u16, u32, u64, u128, usize);
 
 /// `n` with a comma every three digits: `1,577,600`.
-pub fn count(n: impl Into<u128>) -> String {
-    let digits = n.into().to_string();
+pub fn count(n: impl Count) -> String {
+    let digits = n.widened().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);
