@@ -409,7 +409,7 @@ mod tests {
         count_unwatched(&mut limits, &games);
         assert_eq!(
             limits[0].to_string(),
-            "cpu 5000 ms: cgroup v2 watched, with an rlimit per process as a backstop above it \
+            "cpu 5 s: cgroup v2 watched, with an rlimit per process as a backstop above it \
              (the watch could not start in 2 game(s): the backstop held those)"
         );
         let json = serde_json::to_value(&limits[0]).unwrap();
