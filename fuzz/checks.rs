@@ -17,6 +17,12 @@ use poker_judge::evaluator::decks::parse_deck_file;
 use poker_protocol::{Breach, LineAssembler, MAX_LINE, Reply, Request};
 use std::ffi::{CString, c_char, c_int};
 
+/// The judge system's input validator and interactor, from the `poker`
+/// command's source (a program, so not a crate to depend on).
+#[path = "../crates/poker-cli/src/judge/kattis/mod.rs"]
+#[allow(unused_imports)]
+mod kattis;
+
 /// The codes `poker_game_new_text` may give for a text that is not a
 /// deck.
 const DECK_TEXT_ERRORS: [c_int; 4] = [
@@ -764,7 +770,7 @@ impl Bytes<'_> {
 /// accepted again with the same deck, and the deck-file writer's file
 /// parses back to it; a spoiled line is refused with a reason.
 pub fn input_validator(data: &[u8]) {
-    use poker_judge::judge::{MAX_INPUT, test_input, validate_input};
+    use kattis::{MAX_INPUT, test_input, validate_input};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -872,8 +878,8 @@ fn check_reply(reply: &str) -> Reply {
 /// `L` answered with that card's code; any break is rejected, a rule break
 /// with the number of the card it happened at.
 pub fn interactor(data: &[u8]) {
+    use kattis::{JudgeVerdict, interact};
     use poker_core::contest::Board;
-    use poker_judge::judge::{JudgeVerdict, interact};
     if data.len() < 9 {
         return;
     }
@@ -906,7 +912,6 @@ pub fn interactor(data: &[u8]) {
                 assert!(played.game.placements() < 20);
             }
             JudgeVerdict::JudgeError(what) => panic!("a judge error in memory: {what}"),
-            other => panic!("a verdict the checks do not know: {other:?}"),
         }
         // Only the last reply may end the game.
         for reply in replies.iter().rev().skip(1) {

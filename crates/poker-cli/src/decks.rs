@@ -1,7 +1,7 @@
 //! `poker decks`: deal test decks into a deck file for `poker eval --decks`.
 
+use crate::report::canonical_decks;
 use poker_judge::evaluator::decks;
-use poker_judge::evaluator::report::canonical_decks;
 use std::process::ExitCode;
 
 /// Deal contest decks (24 cards each) as a deck file on standard output.

@@ -2,10 +2,10 @@
 
 use crate::progress;
 use crate::render;
+use crate::report::{Audit, Report, canonical_decks, escape};
 use crate::run_options::RunOptions;
 use anyhow::{Context, bail};
 use poker_judge::evaluator::contestant::CPP_EXTENSIONS;
-use poker_judge::evaluator::report::{Audit, Report, canonical_decks, escape};
 use poker_judge::evaluator::{self, Contestant, GameResult, SandboxMode, decks};
 use sha2::{Digest, Sha256};
 use std::os::unix::fs::PermissionsExt;
@@ -196,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     // Contestants sharing a file stem are told apart by the shortest name
     // that does it (greedy.c and greedy.pas; a/greedy.c and b/greedy.c).
-    let names = evaluator::names::shortest_unique(&paths);
+    let names = crate::report::names::shortest_unique(&paths);
     for (c, name) in contestants.iter_mut().zip(names) {
         toolchain.rename(c, name);
     }
@@ -229,11 +229,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .cpus()
             .map_or_else(evaluator::affinity::allowed_cpus, <[usize]>::to_vec),
     );
-    let results = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
+    let run = evaluator::evaluate(&supervisor, &contestants, &decks, &config, on_game)
         .context("cannot run the evaluation")?;
     bar.finish_and_clear();
 
-    let mut report = Report::new(results, &config);
+    let mut report = Report::new(run);
     let digest = Sha256::digest(canonical_decks(&decks).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     let mut audit = Audit::new(&contestants, &decks, hex, config.order_seed);
@@ -257,6 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let not_run = report
+        .run
         .contestants
         .iter()
         .filter(|c| c.not_run.is_some())

@@ -16,6 +16,7 @@ mod output_file;
 mod progress;
 mod ranges;
 mod render;
+mod report;
 mod run_options;
 mod shuffle;
 mod time_option;

@@ -5,13 +5,11 @@
 //! - [`sandbox`]: poker-sandbox, the jail contestant programs run in
 //!   (bubblewrap, a uid of their own, cgroups, rlimits), re-exported.
 //! - [`evaluator`]: runs contestant programs over fixed decks and ranks
-//!   them; its reports are the model the `poker` command renders.
-//! - [`judge`]: the input validator and interactor of a judge system.
+//!   them; the `poker` command reports what it finds.
 //! - [`size`]: sizes as options take them and reports print them.
 #![deny(missing_docs)]
 
 pub mod doctor;
 pub mod evaluator;
-pub mod judge;
 pub use poker_sandbox as sandbox;
 pub use poker_sandbox::size;

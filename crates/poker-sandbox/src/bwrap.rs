@@ -87,9 +87,9 @@ pub struct Usage {
     pub oom_killed: bool,
 }
 
-/// How a game ended and what it used.
+/// How a program ended by itself and what it used.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Ended {
     /// How the program ended.
     pub ending: ProgramEnding,
     /// What it used.
@@ -368,7 +368,7 @@ impl Jail {
     /// what it used. `stderr` is what the caller captured of the command's
     /// standard error (empty if it did not): when the program never started
     /// it holds bubblewrap's message.
-    pub fn outcome(&self, bwrap_status: ExitStatus, stderr: &[u8]) -> Outcome {
+    pub fn outcome(&self, bwrap_status: ExitStatus, stderr: &[u8]) -> Ended {
         let text = self.status_text();
         let mut reaper_text = Vec::new();
         let mut chunk = [0u8; 256];
@@ -407,7 +407,7 @@ impl Jail {
                 ProgramEnding::FailedToStart(message)
             }
         };
-        Outcome {
+        Ended {
             ending,
             usage: self.usage(),
         }

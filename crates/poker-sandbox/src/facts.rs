@@ -73,7 +73,10 @@ impl JailFacts {
             scope: RlimitScope::Process,
         };
         let cpu = match cg {
-            Some(c) if c.cpu => Enforcement::CgroupWatch { version: c.version },
+            Some(c) if c.cpu => Enforcement::CgroupWatch {
+                version: c.version,
+                unwatched_games: None,
+            },
             _ => process.clone(),
         };
         vec![
@@ -87,8 +90,40 @@ impl JailFacts {
     }
 }
 
+/// Facts for tests: a cgroup v2 with every controller and a leased uid
+/// (`full`), or no cgroup at all for `reason` (`bare`, no uid).
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{CgroupFacts, JailFacts};
+
+    /// A cgroup v2 limiting memory, processes and CPU; games leased a uid.
+    pub(crate) fn full() -> JailFacts {
+        JailFacts {
+            cgroup: Some(CgroupFacts {
+                version: 2,
+                memory: true,
+                processes: true,
+                cpu: true,
+                gaps: None,
+            }),
+            cgroup_error: None,
+            leased_uid: true,
+        }
+    }
+
+    /// No cgroup, for `reason`, and no uid of the game's own.
+    pub(crate) fn bare(reason: &str) -> JailFacts {
+        JailFacts {
+            cgroup: None,
+            cgroup_error: Some(reason.into()),
+            leased_uid: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fixtures::{bare, full};
     use super::*;
 
     #[test]
@@ -101,27 +136,19 @@ mod tests {
                 .unwrap()
                 .enforcement
         };
-        // As the README's table says: a cgroup v2 with both controllers.
-        let full = JailFacts {
-            cgroup: Some(CgroupFacts {
-                version: 2,
-                memory: true,
-                processes: true,
-                cpu: true,
-                gaps: None,
-            }),
-            cgroup_error: None,
-            leased_uid: true,
-        };
+        // As docs/sandbox.md's table says: a cgroup v2 with both controllers.
+        let full = full();
         assert_eq!(how(&full, "memory"), Enforcement::Cgroup { version: 2 });
         assert_eq!(how(&full, "processes"), Enforcement::Cgroup { version: 2 });
-        assert_eq!(how(&full, "cpu"), Enforcement::CgroupWatch { version: 2 });
+        assert_eq!(
+            how(&full, "cpu"),
+            Enforcement::CgroupWatch {
+                version: 2,
+                unwatched_games: None
+            }
+        );
         // No cgroup, no root: per-process rlimits, no process count.
-        let bare = JailFacts {
-            cgroup: None,
-            cgroup_error: Some("no cgroup here".into()),
-            leased_uid: false,
-        };
+        let bare = bare("no cgroup here");
         let per_process = Enforcement::RlimitFallback {
             scope: RlimitScope::Process,
             reason: "no cgroup here".into(),

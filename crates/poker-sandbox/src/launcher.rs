@@ -4,7 +4,7 @@
 
 use crate::error::LaunchError;
 use crate::{
-    CgroupShape, Jail, JailFacts, LimitReport, Limits, Mounts, Outcome, ProgramEnding, Usage,
+    CgroupShape, Ended, Jail, JailFacts, LimitReport, Limits, Mounts, ProgramEnding, Usage,
 };
 use std::ffi::OsString;
 use std::ops::Range;
@@ -247,10 +247,10 @@ impl Launch {
     /// How the run ended, from the spawned process's `status`, the CPU
     /// time it and what it reaped used (`cpu`: the program's, unconfined)
     /// and what it wrote to stderr (where bubblewrap's own errors go).
-    pub fn outcome(&self, status: ExitStatus, cpu: Duration, stderr: &[u8]) -> Outcome {
+    pub fn outcome(&self, status: ExitStatus, cpu: Duration, stderr: &[u8]) -> Ended {
         match &self.jail {
             Some(jail) => jail.outcome(status, stderr),
-            None => Outcome {
+            None => Ended {
                 ending: match (status.code(), status.signal()) {
                     (Some(code), _) => ProgramEnding::Exited(code),
                     (None, Some(signal)) => ProgramEnding::Signaled(signal),

@@ -5,11 +5,11 @@
 //!
 //! A run: [`launcher::Launcher::choose`] once (the sandbox, or plain
 //! processes in a PID namespace of their own), then per program
-//! [`launcher::Launcher::prepare`] (its limits, its private root image:
-//! [`private_root`]) and [`process::spawn`] (with the evaluator's channel
-//! as fd 3 if asked) give a [`process::Running`];
-//! [`process::Running::finish`] ends it, kills whatever it left, and
-//! gives its [`Outcome`] with its captured output. [`cpu_watch`] holds a
+//! [`Runner::start`] (its limits, its private root image:
+//! [`private_root`], with the evaluator's channel as fd 3 if asked:
+//! [`Fds`]) gives a [`Running`]; [`Running::finish`] ends it, kills
+//! whatever it left, and gives its [`Outcome`]: how it ended
+//! ([`Ended`]), what it used, its captured output. [`cpu_watch`] holds a
 //! run's CPU-time limit by its cgroup's measure; [`affinity`] and
 //! [`load`] place runs on CPUs and measure what others took of them.
 //!
@@ -246,13 +246,14 @@ pub mod plan;
 pub mod private_root;
 pub mod process;
 mod reaper;
+mod runner;
 mod scratch;
 pub mod size;
 mod status;
 mod uid;
 mod wait;
 
-pub use bwrap::{BASE_ENV, Jail, Outcome, Usage, probe, probe_jail};
+pub use bwrap::{BASE_ENV, Ended, Jail, Usage, probe, probe_jail};
 pub use cgroup::{
     CGROUP_ENV, CGROUP_PARENT, CgroupError, CgroupJoin, CgroupShape, CpuMeter, FreezerKeepalive,
     GameCgroup, SERVER_LEAF, SUPERVISOR_LEAF, Waits, fallback as cgroup_fallback,
@@ -267,7 +268,9 @@ pub use limits::{Enforcement, LimitReport, Limits, RlimitScope, WALL_PER_CPU};
 pub use mounts::{
     ETC_FILES, FIRST_PASSED_FD, Mounts, PROGRAM_PATH, PYTHON_SCRIPT_PATH, reachable_by_others,
 };
+pub use process::{Outcome, Running};
 pub use reaper::REAPER_PATH;
+pub use runner::{Fds, Runner};
 pub use scratch::{private_dir, private_dir_in};
 pub use status::ProgramEnding;
 pub use uid::{DEFAULT_UID_RANGE, UidLease};

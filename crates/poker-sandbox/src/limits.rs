@@ -101,10 +101,15 @@ pub enum Enforcement {
     },
     /// By the evaluator's watch of the game's cgroup (the CPU time of all
     /// its processes together, version 1 or 2), which kills the game at the
-    /// limit, with `RLIMIT_CPU` per process beside it.
+    /// limit, with `RLIMIT_CPU` per process beside it as a backstop.
     CgroupWatch {
         /// The cgroup version: 1 or 2.
         version: u8,
+        /// The games whose watch could not start, as it ran (each game's
+        /// `cpu_limit_held_by` is then `rlimit_backstop`, with its
+        /// `cpu_watch_error`); absent when none, or before the games.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unwatched_games: Option<usize>,
     },
     /// By a resource limit (`setrlimit`).
     Rlimit {
@@ -135,11 +140,21 @@ impl fmt::Display for Enforcement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Enforcement::Cgroup { version } => write!(f, "cgroup v{version}"),
-            Enforcement::CgroupWatch { version } => {
+            Enforcement::CgroupWatch {
+                version,
+                unwatched_games,
+            } => {
                 write!(
                     f,
                     "cgroup v{version} watched, with an rlimit per process as a backstop above it"
-                )
+                )?;
+                match unwatched_games {
+                    Some(n) => write!(
+                        f,
+                        " (the watch could not start in {n} game(s): the backstop held those)"
+                    ),
+                    None => Ok(()),
+                }
             }
             Enforcement::Rlimit {
                 scope: RlimitScope::Process,

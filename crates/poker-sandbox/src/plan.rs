@@ -195,23 +195,13 @@ pub fn rlimits(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::CgroupFacts;
+    use crate::facts::fixtures;
 
     #[test]
     fn rlimits_stand_in_where_no_cgroup_limits() {
         // Default limits: 64 files, 5 s of CPU, 256 MiB, 64 processes.
         let limits = Limits::default();
-        let with_cgroup = JailFacts {
-            cgroup: Some(CgroupFacts {
-                version: 2,
-                memory: true,
-                processes: true,
-                cpu: true,
-                gaps: None,
-            }),
-            cgroup_error: None,
-            leased_uid: true,
-        };
+        let with_cgroup = fixtures::full();
         assert_eq!(
             rlimits(&limits, &with_cgroup, None),
             vec![
@@ -222,9 +212,8 @@ mod tests {
             ]
         );
         let bare = JailFacts {
-            cgroup: None,
-            cgroup_error: Some("none".into()),
             leased_uid: true,
+            ..fixtures::bare("none")
         };
         assert_eq!(
             rlimits(&limits, &bare, Some(65 << 20)),

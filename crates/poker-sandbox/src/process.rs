@@ -11,7 +11,7 @@
 
 use super::cpu_watch::Watch;
 use super::launcher::Launch;
-use crate::{Outcome, close_inherited_on_exec};
+use crate::{Ended, Usage, close_inherited_on_exec};
 use rustix::process::{Pid, PidfdFlags, Signal};
 use std::io::Read;
 use std::mem::ManuallyDrop;
@@ -28,7 +28,23 @@ pub const CHANNEL_FD: RawFd = 3;
 /// How much of each output stream is kept for the report: the last bytes.
 pub const OUTPUT_CAP: usize = 16 * 1024;
 
-/// A running contestant.
+/// How a run ended, what it used and what it wrote: what
+/// [`Running::finish`] gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// How the program ended by itself, with what it used then; `None`:
+    /// it was still running when the run was killed.
+    pub ended: Option<Ended>,
+    /// What the run used, by the sandbox's measure, whether it ended by
+    /// itself or was killed.
+    pub usage: Usage,
+    /// The end of its standard output ([`OUTPUT_CAP`] bytes at most).
+    pub stdout: Vec<u8>,
+    /// The end of its standard error ([`OUTPUT_CAP`] bytes at most).
+    pub stderr: Vec<u8>,
+}
+
+/// A running program ([`crate::Runner::start`]).
 pub struct Running {
     child: Child,
     launch: Launch,
@@ -66,7 +82,7 @@ pub fn become_supervisor() -> std::io::Result<Supervisor> {
 /// capped buffers, in a new session, and with `channel` a socket pair whose
 /// far end is the program's fd 3 (the caller names it in the program's
 /// environment, `POKER_MANAGER_FD=3`).
-pub fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
+pub(crate) fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Running> {
     let (manager, stub) = match channel {
         true => {
             let (manager, stub) = UnixStream::pair()?;
@@ -193,25 +209,10 @@ impl Running {
         crate::wait::until_readable(pidfd.as_fd(), deadline)
     }
 
-    /// Waits up to `grace` for the main process to exit by itself, then
-    /// kills the run's whole tree and collects its output. Returns how the
-    /// program ended (`None`: still running when it was killed) with what it
-    /// used, and its (capped) stdout and stderr.
-    pub fn finish(self, grace: Duration) -> (Option<Outcome>, Vec<u8>, Vec<u8>) {
-        let (outcome, _, stdout, stderr) = self.finish_measured(grace);
-        (outcome, stdout, stderr)
-    }
-
-    /// [`Running::finish`], also giving what the run used when it was
-    /// killed before it ended (as the outcome's usage when it ended).
-    pub fn finish_measured(
-        self,
-        grace: Duration,
-    ) -> (Option<Outcome>, crate::Usage, Vec<u8>, Vec<u8>) {
-        // Waits on the pidfd (an event), not in sleep steps.
-        if !grace.is_zero() {
-            self.wait_until(Instant::now() + grace);
-        }
+    /// Kills the run's whole tree now (call [`Running::wait_until`] first
+    /// to give the program time to exit by itself) and collects its output:
+    /// how it ended, what it used, what it wrote.
+    pub fn finish(self) -> Outcome {
         let status = reap(self.pid(), false);
         self.launch.kill();
         if status.is_none() {
@@ -241,12 +242,17 @@ impl Running {
             .map(|rx| rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default());
         let stdout = outputs.next().unwrap_or_default();
         let stderr = outputs.next().unwrap_or_default();
-        let outcome = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
-        let usage = match &outcome {
-            Some(outcome) => outcome.usage.clone(),
+        let ended = status.map(|(s, cpu)| self.launch.outcome(s, cpu, &stderr));
+        let usage = match &ended {
+            Some(ended) => ended.usage.clone(),
             None => self.launch.usage_when_killed(killed_cpu),
         };
-        (outcome, usage, stdout, stderr)
+        Outcome {
+            ended,
+            usage,
+            stdout,
+            stderr,
+        }
     }
 }
 

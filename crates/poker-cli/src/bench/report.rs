@@ -4,9 +4,9 @@
 use super::play::{Plan, Played};
 use super::stats::Summary;
 use crate::render;
+use crate::report::escape;
 use poker_core::numbers::count;
 use poker_judge::evaluator::RunConfig;
-use poker_judge::evaluator::report::escape;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::Path;

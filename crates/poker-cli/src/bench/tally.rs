@@ -2,7 +2,7 @@
 //! however many games, and the same figures whatever order games end in
 //! (sums of integers, not of floating-point numbers).
 
-use poker_judge::evaluator::report::Failure;
+use crate::report::Failure;
 use poker_judge::evaluator::{GameProcess, GameResult};
 
 /// The most distinct kinds of failure kept; further kinds are only counted.

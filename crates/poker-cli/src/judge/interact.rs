@@ -4,10 +4,10 @@
 //! Both follow the Kattis output/input validator conventions: exit status
 //! 42 accepts, 43 rejects; any other status is a judge error.
 
+use super::kattis::{ACCEPT, JudgeVerdict, PATIENCE, REJECT, validate_input, verdict};
 use anyhow::Context;
 use poker_core::contest::{ContestDeck, Game};
 use poker_judge::evaluator::decks;
-use poker_judge::judge::{ACCEPT, JudgeVerdict, PATIENCE, REJECT, validate_input, verdict};
 use poker_protocol::Transport;
 use poker_protocol::manager::serve;
 use std::io::Read;
@@ -66,7 +66,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         JudgeVerdict::JudgeError(what) => {
             anyhow::bail!("the channel failed on the interactor's side: {what}")
         }
-        _ => anyhow::bail!("the interactor gave a verdict this command does not know"),
     };
     write_feedback(feedback, "judgemessage.txt", &message)?;
     Ok(ExitCode::from(code))
@@ -103,7 +102,7 @@ pub struct ValidateArgs {}
 pub fn validate(_args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let mut bytes = Vec::new();
     std::io::stdin()
-        .take(poker_judge::judge::MAX_INPUT + 1)
+        .take(super::kattis::MAX_INPUT + 1)
         .read_to_end(&mut bytes)
         .context("cannot read standard input")?;
     Ok(match validate_input(&bytes) {

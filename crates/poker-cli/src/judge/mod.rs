@@ -5,5 +5,6 @@
 mod files;
 mod glibc_floor;
 pub mod interact;
+pub mod kattis;
 pub mod package;
 pub mod rank;

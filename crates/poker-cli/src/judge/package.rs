@@ -2,11 +2,11 @@
 //! format), for problemtools, Kattis and DOMjudge.
 
 use super::files::{self, TemplateFile};
+use super::kattis as judge;
 use anyhow::Context;
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::decks;
-use poker_judge::judge;
 use poker_protocol::Request;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -242,7 +242,7 @@ fn write_test(dir: &Path, stem: &str, deck: &ContestDeck) -> anyhow::Result<()> 
     put(
         dir,
         &format!("{stem}.in"),
-        &poker_judge::judge::test_input(deck),
+        &super::kattis::test_input(deck),
         false,
     )?;
     put(

@@ -1,7 +1,7 @@
 //! `poker rank`: the contest's ranking from a judge's scoreboard.
 
+use crate::report::ranking_table;
 use anyhow::Context;
-use poker_judge::evaluator::report::ranking_table;
 use poker_judge::evaluator::results::{ContestantResult, rank};
 use std::io::Read;
 use std::path::PathBuf;

@@ -1,12 +1,12 @@
 //! The HTML evaluation report (`poker eval --html FILE`).
 
 use super::{BoardView, environment};
+use crate::report::shell::command_line;
+use crate::report::{Report, escape, failures};
 use poker_core::cards::Card;
 use poker_core::contest::ContestDeck;
 use poker_core::optimum::deck_optimum;
 use poker_judge::evaluator::GameStatus;
-use poker_judge::evaluator::report::{Report, escape, failures};
-use poker_judge::evaluator::shell::command_line;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -99,6 +99,7 @@ fn timing(t: &poker_judge::evaluator::GameResult) -> String {
 pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> String {
     let optima: Vec<_> = decks.iter().map(deck_optimum).collect();
     let mut ranking: Vec<RankRow> = report
+        .run
         .contestants
         .iter()
         .enumerate()
@@ -112,6 +113,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
         .collect();
     ranking.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.name.cmp(&b.name)));
     let contestants = report
+        .run
         .contestants
         .iter()
         .enumerate()
@@ -144,7 +146,7 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
                         ok: t.status == GameStatus::Ok,
                         reason: escape(t.reason.as_deref().unwrap_or("")),
                         stderr: t
-                            .stderr_tail(poker_judge::evaluator::report::STDERR_LINES)
+                            .stderr_tail(crate::report::STDERR_LINES)
                             .iter()
                             .map(|l| escape(l))
                             .collect(),
@@ -187,13 +189,13 @@ pub fn eval_page(report: &Report, decks: &[ContestDeck], decks_source: &str) -> 
         .collect();
     let page = Page {
         version: env!("CARGO_PKG_VERSION"),
-        sandbox: report.sandbox,
-        mode: report.mode,
+        sandbox: report.run.sandbox,
+        mode: report.run.mode,
         decks_source: escape(decks_source),
         decks: decks.len(),
         decks_sha256: report.audit.as_ref().map(|a| a.decks_sha256.as_str()),
-        limits: report.limits.iter().map(ToString::to_string).collect(),
-        warnings: report.warnings.iter().map(|w| escape(w)).collect(),
+        limits: report.run.limits.iter().map(ToString::to_string).collect(),
+        warnings: report.run.warnings.iter().map(|w| escape(w)).collect(),
         ranking,
         contestants,
         compile: report.audit.as_ref().map_or_else(Vec::new, |a| {

@@ -15,10 +15,7 @@ use crate::common;
 use crate::common::tier::{self, needs};
 use poker_core::contest::ContestDeck;
 use poker_judge::evaluator::config::default_compile_limits;
-use poker_judge::evaluator::report::Report;
-use poker_judge::evaluator::{
-    RunConfig, SandboxMode, Toolchain, become_supervisor, evaluate, names,
-};
+use poker_judge::evaluator::{RunConfig, SandboxMode, Toolchain, become_supervisor, evaluate};
 use poker_judge::sandbox::Limits;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -55,18 +52,13 @@ fn eval(decks: &[ContestDeck], flags: &[&str], contestants: &[PathBuf]) -> Value
     config.fork_server = fork_server;
     let supervisor = become_supervisor().expect("a supervisor");
     let toolchain = Toolchain::new(common::lib_dir(), &config).expect("a toolchain");
+    // Each contestant named by its file stem.
     let prepared: Vec<_> = contestants
         .iter()
-        .zip(names::shortest_unique(contestants))
-        .map(|(path, name)| {
-            let mut contestant = toolchain.prepare(&supervisor, path);
-            contestant.name = name;
-            contestant
-        })
+        .map(|path| toolchain.prepare(&supervisor, path))
         .collect();
-    let results =
-        evaluate(&supervisor, &prepared, decks, &config, |_, _| {}).expect("an evaluation");
-    serde_json::to_value(Report::new(results, &config)).expect("a report as JSON")
+    let run = evaluate(&supervisor, &prepared, decks, &config, |_, _| {}).expect("an evaluation");
+    serde_json::to_value(run).expect("an evaluation as JSON")
 }
 
 /// One game: status, score, board (as JSON text).

@@ -34,6 +34,22 @@ pub struct RunConfig {
     pub cpus: Option<Vec<usize>>,
 }
 
+/// What every game of a run is played under, read from its [`RunConfig`]
+/// once ([`RunConfig::game_settings`]) and passed to each game.
+#[derive(Clone, Debug)]
+pub(crate) struct GameSettings {
+    /// How each game's program is confined.
+    pub(crate) launcher: Launcher,
+    /// The limits of each game.
+    pub(crate) limits: Limits,
+    /// Whether games run in the sandbox (a program the loader could not
+    /// start there is told which libpoker.so the sandbox provides).
+    pub(crate) sandboxed: bool,
+    /// Why no fork server can be had here, if none can (no sandbox, no
+    /// cgroup controllers to freeze and limit it).
+    pub(crate) no_fork_server: Option<String>,
+}
+
 /// The default time limit of a compilation.
 pub(crate) const DEFAULT_COMPILE_TIME: Duration = Duration::from_secs(30);
 
@@ -99,6 +115,16 @@ impl RunConfig {
             "fork-server"
         } else {
             "fresh-processes"
+        }
+    }
+
+    /// The settings every game of this run is played under.
+    pub(crate) fn game_settings(&self) -> GameSettings {
+        GameSettings {
+            launcher: self.launcher.clone(),
+            limits: self.limits.clone(),
+            sandboxed: matches!(self.launcher, Launcher::Bubblewrap { .. }),
+            no_fork_server: super::fork_server::unfit_launcher(&self.launcher),
         }
     }
 

@@ -18,13 +18,9 @@ pub mod contestant;
 pub mod decks;
 mod error;
 pub mod fork_server;
-pub mod names;
 mod one_game;
-pub mod report;
 pub mod results;
-pub mod shell;
 mod source;
-pub mod text;
 pub mod verdict;
 
 // The process machinery lives in poker-sandbox; these keep its paths.
@@ -32,6 +28,7 @@ pub(crate) use poker_sandbox::load;
 pub use poker_sandbox::{affinity, launcher, process};
 use poker_sandbox::{cpu_watch, private_root};
 
+use config::GameSettings;
 pub use config::RunConfig;
 pub use contestant::{Contestant, Toolchain, default_lib_dir};
 pub use error::{DeckFileError, LaunchError, NotRun};
@@ -39,7 +36,7 @@ pub use launcher::{Launcher, Program, SandboxMode};
 pub use one_game::play;
 pub use process::{Supervisor, become_supervisor};
 pub use results::{
-    ContestantResult, CpuLimitHolder, GameProcess, GameResult, GameStatus, STDERR_KEPT,
+    ContestantResult, CpuLimitHolder, Evaluation, GameProcess, GameResult, GameStatus, STDERR_KEPT,
     load_warning, rank, scale,
 };
 pub use verdict::{RunVerdict, classify};
@@ -116,12 +113,13 @@ pub fn play_many(
         (i <= count).then(|| (i, deck_of(i)))
     };
     let cpus = affinity::choose(config.cpus.as_deref(), jobs);
+    let settings = config.game_settings();
     let worker = |job: usize| {
         let _pinned = match cpus.is_empty() {
             true => None,
             false => affinity::Pinned::to_cpu(cpus[job % cpus.len()]),
         };
-        let mut games = game_source(supervisor, program, config);
+        let mut games = game_source(supervisor, program, config.fork_server, &settings);
         while let Some((i, deck)) = take() {
             on_game(games.play(&deck, i));
         }
@@ -142,16 +140,17 @@ pub fn play_many(
     Ok(processes)
 }
 
-/// Where `program`'s games are played, as `config` asks: a fork server
-/// with `config.fork_server`, else a fresh process per game.
+/// Where `program`'s games are played under `settings`: a fork server
+/// with `fork_server`, else a fresh process per game.
 fn game_source<'a>(
     supervisor: &'a Supervisor,
     program: &'a Program,
-    config: &'a RunConfig,
+    fork_server: bool,
+    settings: &'a GameSettings,
 ) -> Box<dyn source::GameSource + 'a> {
-    match config.fork_server {
-        true => Box::new(fork_server::ForkServer::new(supervisor, program, config)),
-        false => Box::new(source::FreshProcesses::new(supervisor, program, config)),
+    match fork_server {
+        true => Box::new(fork_server::ForkServer::new(supervisor, program, settings)),
+        false => Box::new(source::FreshProcesses::new(supervisor, program, settings)),
     }
 }
 
@@ -172,7 +171,8 @@ pub fn game_order(contestants: usize, decks: usize, seed: u64) -> Vec<(usize, us
 /// Runs every contestant over every deck, one game at a time (so timing is
 /// fair), in the shuffled order of [`game_order`] with `config.order_seed`,
 /// calling `on_game` after each game, and ranks the results (each
-/// contestant's games in deck order). Each game also carries its deck's
+/// contestant's games in deck order): the evaluation, with how its
+/// programs ran. Each game also carries its deck's
 /// hindsight optimum (the best possible score). The games run on one CPU
 /// (shared by the evaluator and the program, as in [`play_many`]): the
 /// quietest of `config.cpus`, or of the allowed CPUs; the calling thread's
@@ -183,10 +183,11 @@ pub fn evaluate(
     decks: &[ContestDeck],
     config: &RunConfig,
     mut on_game: impl FnMut(&Contestant, &GameResult),
-) -> std::io::Result<Vec<ContestantResult>> {
+) -> std::io::Result<Evaluation> {
     let best: Vec<u8> = decks.iter().map(|d| deck_optimum(d).total).collect();
     let mut games: Vec<Vec<Option<GameResult>>> = vec![vec![None; decks.len()]; contestants.len()];
     let order = game_order(contestants.len(), decks.len(), config.order_seed);
+    let settings = config.game_settings();
     let _pinned = affinity::choose(config.cpus.as_deref(), 1)
         .first()
         .and_then(|&cpu| affinity::Pinned::to_cpu(cpu));
@@ -213,7 +214,7 @@ pub fn evaluate(
             let mine = order.iter().filter(|&&(o, _)| o == c).map(|&(_, i)| i);
             match &contestants[c].program {
                 Ok(program) => {
-                    let mut games = game_source(supervisor, program, config);
+                    let mut games = game_source(supervisor, program, true, &settings);
                     for i in mine {
                         record(c, games.play(&decks[i], i + 1));
                     }
@@ -227,7 +228,9 @@ pub fn evaluate(
     } else {
         for (c, i) in order {
             let game = match &contestants[c].program {
-                Ok(program) => play(supervisor, program, &decks[i], i + 1, config),
+                Ok(program) => {
+                    one_game::play_with(supervisor, program, &decks[i], i + 1, &settings)
+                }
                 Err(why) => GameResult::not_run(i + 1, why.to_string()),
             };
             record(c, game);
@@ -250,7 +253,7 @@ pub fn evaluate(
         });
     }
     rank(&mut results);
-    Ok(results)
+    Ok(Evaluation::new(results, config))
 }
 
 #[cfg(test)]

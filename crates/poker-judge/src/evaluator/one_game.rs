@@ -2,14 +2,14 @@
 //! game over it, and judging how it ended. A fresh process plays it all
 //! ([`play`]); the fork server's games share the serving and the judging.
 
-use super::config::RunConfig;
+use super::config::{GameSettings, RunConfig};
 use super::cpu_watch::Watch;
-use super::launcher::{Launcher, Program};
+use super::launcher::Program;
 use super::load::Guard;
 use super::process::{self, Supervisor};
 use super::results::{CpuLimitHolder, GameResult, GameStatus, STDERR_KEPT};
 use super::verdict::{RunVerdict, classify, failed_to_start};
-use crate::sandbox::{CgroupShape, Outcome, ProgramEnding, Usage};
+use crate::sandbox::{CgroupShape, Ended, Fds, ProgramEnding, Runner, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::manager::{self, ChannelEnding, Link};
 use poker_protocol::{CHANNEL_ENV, Received, Transport};
@@ -25,21 +25,32 @@ pub(crate) const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// `config`'s launcher and limits, and kills everything the program started
 /// once it is over.
 pub fn play(
-    _supervisor: &Supervisor,
+    supervisor: &Supervisor,
     program: &Program,
     deck: &ContestDeck,
     number: usize,
     config: &RunConfig,
 ) -> GameResult {
+    play_with(supervisor, program, deck, number, &config.game_settings())
+}
+
+/// [`play`] under a run's `settings`.
+pub(crate) fn play_with(
+    _supervisor: &Supervisor,
+    program: &Program,
+    deck: &ContestDeck,
+    number: usize,
+    settings: &GameSettings,
+) -> GameResult {
     let start = Instant::now();
-    let launched = launch_with_channel(program, &[], &config.limits, CgroupShape::Game, config)
+    let launched = launch_with_channel(program, &[], &settings.limits, CgroupShape::Game, settings)
         .and_then(|(running, channel)| Ok((running, Transport::socket(channel)?)));
     let (running, channel) = match launched {
         Ok(launched) => launched,
         Err(e) => return not_started(program, number, e),
     };
-    let mut result = play_launched(running, channel, None, start, deck, number, config);
-    let hint = library_hint(&result, program, config);
+    let mut result = play_launched(running, channel, None, start, deck, number, settings);
+    let hint = library_hint(&result, program, settings);
     if let Some(reason) = result.reason.as_mut() {
         reason.push_str(&hint);
     }
@@ -54,15 +65,17 @@ pub(crate) fn launch_with_channel(
     env: &[(std::ffi::OsString, std::ffi::OsString)],
     limits: &crate::sandbox::Limits,
     shape: CgroupShape,
-    config: &RunConfig,
+    settings: &GameSettings,
 ) -> std::io::Result<(process::Running, std::os::fd::OwnedFd)> {
     let mut program = program.clone();
     program
         .env
         .push((CHANNEL_ENV.into(), process::CHANNEL_FD.to_string().into()));
     program.env.extend_from_slice(env);
-    let launch = config.launcher.prepare_shaped(&program, limits, shape)?;
-    let mut running = process::spawn(launch, true)?;
+    let mut running =
+        Runner::new(&settings.launcher)
+            .shaped(shape)
+            .start(&program, limits, Fds::Channel)?;
     let channel = running
         .take_channel()
         .ok_or_else(|| std::io::Error::other("no channel"))?;
@@ -87,10 +100,10 @@ pub(crate) fn play_launched(
     start: Instant,
     deck: &ContestDeck,
     number: usize,
-    config: &RunConfig,
+    settings: &GameSettings,
 ) -> GameResult {
     let mut game = Game::new(*deck);
-    let mut guard = Guard::new(start, config.limits.wall);
+    let mut guard = Guard::new(start, settings.limits.wall);
     guard.measure_game_by(running.cgroup().and_then(|c| c.cpu_meter()));
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
     let mut link = Prefed::new(first_line, &mut channel, guard.first_deadline(), pidfd);
@@ -102,21 +115,25 @@ pub(crate) fn play_launched(
         _ => EXIT_GRACE,
     };
     let watch = running.cpu_watch.clone();
-    let (outcome, usage, _stdout, stderr) = running.finish_measured(grace);
+    // Waits on the pidfd (an event), not in sleep steps.
+    if !grace.is_zero() {
+        running.wait_until(Instant::now() + grace);
+    }
+    let outcome = running.finish();
     let measured = Measured {
-        others: usage.cpu_time.and_then(|own| guard.others(own)),
-        usage,
+        others: outcome.usage.cpu_time.and_then(|own| guard.others(own)),
+        usage: outcome.usage,
         watch,
     };
     conclude(
         &game,
         ending,
-        outcome.as_ref(),
+        outcome.ended.as_ref(),
         &measured,
-        &stderr,
+        &outcome.stderr,
         seconds,
         number,
-        config,
+        settings,
     )
 }
 
@@ -141,12 +158,12 @@ pub(crate) struct Measured {
 pub(crate) fn conclude(
     game: &Game,
     ending: ChannelEnding,
-    outcome: Option<&Outcome>,
+    outcome: Option<&Ended>,
     measured: &Measured,
     stderr: &[u8],
     seconds: f64,
     number: usize,
-    config: &RunConfig,
+    settings: &GameSettings,
 ) -> GameResult {
     let mut result = GameResult::not_run(number, String::new());
     result.seconds = seconds;
@@ -184,7 +201,7 @@ pub(crate) fn conclude(
         usage,
         rlimit_holds,
         game.placements(),
-        config,
+        settings,
     );
     if status == GameStatus::Ok {
         result.score = finished.unwrap_or_default();
@@ -197,8 +214,8 @@ pub(crate) fn conclude(
 /// Why a program that the loader could not start (exit status 127, no
 /// placement, `libpoker.so` named in its stderr) failed in the sandbox, and
 /// what to do; empty otherwise.
-fn library_hint(result: &GameResult, program: &Program, config: &RunConfig) -> String {
-    let sandboxed = matches!(config.launcher, Launcher::Bubblewrap { .. });
+fn library_hint(result: &GameResult, program: &Program, settings: &GameSettings) -> String {
+    let sandboxed = settings.sandboxed;
     let loader_failed = result.status == GameStatus::Incomplete
         && result.placements == 0
         && result.stderr.contains("libpoker.so")
@@ -231,13 +248,13 @@ fn judge(
     usage: &Usage,
     rlimit_holds: bool,
     placements: usize,
-    config: &RunConfig,
+    settings: &GameSettings,
 ) -> (GameStatus, Option<String>) {
     let placed = match placements {
         1 => "1 placement".to_string(),
         n => format!("{n} placements"),
     };
-    let limits = &config.limits;
+    let limits = &settings.limits;
     let exceeded = |verdict: &RunVerdict, status| {
         let limit = verdict.limit(limits).unwrap_or_default();
         (status, Some(format!("{limit} exceeded after {placed}")))
@@ -411,7 +428,7 @@ mod tests {
     fn a_finished_game_over_its_cpu_limit_is_not_scored() {
         // The measure seen when the kernel's RLIMIT_CPU missed: 2.02 s of
         // CPU time on a 1 s limit, all 20 placements made.
-        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let settings = RunConfig::unconfined(Duration::from_secs(1)).game_settings();
         let finished = ChannelEnding::Finished(5);
         let over = used(Duration::from_millis(2020));
         let over_limit = (
@@ -419,7 +436,7 @@ mod tests {
             Some("CPU time limit of 1 s exceeded after 20 placements".into()),
         );
         let judged =
-            |program, usage: &Usage| judge(finished.clone(), program, usage, false, 20, &config);
+            |program, usage: &Usage| judge(finished.clone(), program, usage, false, 20, &settings);
         assert_eq!(judged(Some(&EXITED), &over), over_limit);
         let within = used(Duration::from_millis(900));
         assert_eq!(judged(Some(&EXITED), &within), (GameStatus::Ok, None));
@@ -434,7 +451,7 @@ mod tests {
     fn a_game_that_raised_sigxcpu_under_its_watched_limit_crashed() {
         // 0.66 s of a 1 s limit, as seen when the kernel overcharged a
         // program sharing its CPU; the watch held the limit.
-        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let settings = RunConfig::unconfined(Duration::from_secs(1)).game_settings();
         let xcpu = ProgramEnding::Signaled(Signal::XCPU.as_raw());
         let usage = used(Duration::from_millis(660));
         assert_eq!(
@@ -444,7 +461,7 @@ mod tests {
                 &usage,
                 false,
                 7,
-                &config
+                &settings
             ),
             (
                 GameStatus::Crash,
@@ -453,14 +470,22 @@ mod tests {
         );
         // Where RLIMIT_CPU held the limit alone, its signal is the limit.
         assert_eq!(
-            judge(ChannelEnding::Exited, Some(&xcpu), &usage, true, 7, &config).0,
+            judge(
+                ChannelEnding::Exited,
+                Some(&xcpu),
+                &usage,
+                true,
+                7,
+                &settings
+            )
+            .0,
             GameStatus::CpuTime
         );
     }
 
     #[test]
     fn each_game_tells_what_held_its_cpu_limit_and_what_others_took() {
-        let config = RunConfig::unconfined(Duration::from_secs(1));
+        let settings = RunConfig::unconfined(Duration::from_secs(1)).game_settings();
         let game = Game::new(ContestDeck::ordered());
         let told = |watch: Watch| {
             let measured = Measured {
@@ -469,7 +494,7 @@ mod tests {
                 others: Some(Duration::from_millis(125)),
             };
             let ending = ChannelEnding::Closed;
-            conclude(&game, ending, None, &measured, b"", 0.5, 1, &config)
+            conclude(&game, ending, None, &measured, b"", 0.5, 1, &settings)
         };
         let watched = told(Watch::Running);
         assert_eq!(watched.cpu_limit_held_by, Some(CpuLimitHolder::Watch));

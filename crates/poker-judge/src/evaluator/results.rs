@@ -2,6 +2,8 @@
 //! scaling: the best total is worth 10 tests, the others proportionally,
 //! rounded to the nearest integer).
 
+use super::RunConfig;
+use crate::sandbox::{Enforcement, LimitReport};
 use serde::Serialize;
 
 /// How a game ended for the contestant.
@@ -144,6 +146,73 @@ fn warning_of(Load { others, wall }: Load) -> Option<String> {
             100.0 * others / wall
         )
     })
+}
+
+/// What an evaluation found ([`super::evaluate`]): how its programs were
+/// confined and limited, every contestant's games and rank, and warnings
+/// about the run itself. The one input of the `poker` command's reports;
+/// its JSON form is their JSON form, less the audit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// `"bubblewrap"` or `"off"`: how contestants were confined.
+    pub sandbox: &'static str,
+    /// The seccomp filters of every game and compilation, named by a hash
+    /// of them (`poker-` and 12 hex digits), `null` without the sandbox.
+    pub syscall_filter: Option<&'static str>,
+    /// `"fresh-processes"` (a process per game, as in the contest) or
+    /// `"fork-server"` (one process per contestant forking a child per
+    /// game).
+    pub mode: &'static str,
+    /// Each game limit with its value and how it was enforced.
+    pub limits: Vec<LimitReport>,
+    /// Every contestant's games, total and rank.
+    pub contestants: Vec<ContestantResult>,
+    /// Warnings about the evaluation itself (no sandbox, a busy machine).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Evaluation {
+    /// The evaluation of `contestants` (ranked) under `config`. Its CPU
+    /// limit is reported as it ran: a watched limit counts the games whose
+    /// watch could not start.
+    pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Evaluation {
+        let mut limits = config.limit_reports();
+        count_unwatched(&mut limits, contestants.iter().flat_map(|c| &c.tests));
+        Evaluation {
+            sandbox: config.launcher.name(),
+            syscall_filter: config.launcher.syscall_filter(),
+            mode: config.mode_name(),
+            limits,
+            warnings: config
+                .warning
+                .iter()
+                .cloned()
+                .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
+                .collect(),
+            contestants,
+        }
+    }
+}
+
+/// Sets, in a watched CPU limit of `limits`, how many of `games` were held
+/// by `RLIMIT_CPU`'s backstop because their watch could not start.
+fn count_unwatched<'a>(
+    limits: &mut [LimitReport],
+    games: impl IntoIterator<Item = &'a GameResult>,
+) {
+    let unwatched = games
+        .into_iter()
+        .filter(|t| t.cpu_limit_held_by == Some(CpuLimitHolder::RlimitBackstop))
+        .count();
+    for limit in limits {
+        if let Enforcement::CgroupWatch {
+            unwatched_games, ..
+        } = &mut limit.enforcement
+        {
+            *unwatched_games = (unwatched > 0).then_some(unwatched);
+        }
+    }
 }
 
 /// One game of one contestant.
@@ -315,6 +384,47 @@ pub fn rank(results: &mut [ContestantResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watched_cpu_limit_counts_the_games_whose_watch_did_not_start() {
+        let watched = || LimitReport {
+            name: "cpu",
+            value: 5000,
+            unit: "ms",
+            enforcement: Enforcement::CgroupWatch {
+                version: 2,
+                unwatched_games: None,
+            },
+        };
+        let held_by = |holder| GameResult {
+            cpu_limit_held_by: Some(holder),
+            ..GameResult::not_run(1, String::new())
+        };
+        let games = [
+            held_by(CpuLimitHolder::Watch),
+            held_by(CpuLimitHolder::RlimitBackstop),
+            held_by(CpuLimitHolder::RlimitBackstop),
+        ];
+        let mut limits = [watched()];
+        count_unwatched(&mut limits, &games);
+        assert_eq!(
+            limits[0].to_string(),
+            "cpu 5 s: cgroup v2 watched, with an rlimit per process as a backstop above it \
+             (the watch could not start in 2 game(s): the backstop held those)"
+        );
+        let json = serde_json::to_value(&limits[0]).unwrap();
+        assert_eq!(json["enforcement"]["kind"], "cgroup_watch");
+        assert_eq!(json["enforcement"]["unwatched_games"], 2);
+        // Every game watched: the report as before the games.
+        let mut limits = [watched()];
+        count_unwatched(&mut limits, &games[..1]);
+        assert_eq!(limits[0], watched());
+        let json = serde_json::to_value(&limits[0]).unwrap();
+        assert!(
+            json["enforcement"].get("unwatched_games").is_none(),
+            "{json}"
+        );
+    }
 
     #[test]
     fn scaling_follows_the_contest_examples() {

@@ -3,7 +3,9 @@
 //! to fresh processes, `fork_server::ForkServer`). Both play one deck at a
 //! time and say at the end where the games were played ([`Processes`]).
 
-use super::{GameResult, Program, RunConfig, Supervisor, play};
+use super::config::GameSettings;
+use super::one_game::play_with;
+use super::{GameResult, Program, Supervisor};
 use poker_core::contest::ContestDeck;
 use std::time::Duration;
 
@@ -48,7 +50,7 @@ impl Processes {
 pub(crate) struct FreshProcesses<'a> {
     supervisor: &'a Supervisor,
     program: &'a Program,
-    config: &'a RunConfig,
+    settings: &'a GameSettings,
     played: usize,
 }
 
@@ -57,12 +59,12 @@ impl<'a> FreshProcesses<'a> {
     pub(crate) fn new(
         supervisor: &'a Supervisor,
         program: &'a Program,
-        config: &'a RunConfig,
+        settings: &'a GameSettings,
     ) -> FreshProcesses<'a> {
         FreshProcesses {
             supervisor,
             program,
-            config,
+            settings,
             played: 0,
         }
     }
@@ -71,7 +73,7 @@ impl<'a> FreshProcesses<'a> {
 impl GameSource for FreshProcesses<'_> {
     fn play(&mut self, deck: &ContestDeck, number: usize) -> GameResult {
         self.played += 1;
-        play(self.supervisor, self.program, deck, number, self.config)
+        play_with(self.supervisor, self.program, deck, number, self.settings)
     }
 
     fn finish(self: Box<Self>) -> Processes {

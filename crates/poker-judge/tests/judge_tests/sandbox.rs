@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use poker_judge::sandbox::{
-    DEFAULT_UID_RANGE, Enforcement, Jail, Limits, Mounts, Outcome, ProgramEnding, UidLease,
+    DEFAULT_UID_RANGE, Ended, Enforcement, Jail, Limits, Mounts, ProgramEnding, UidLease,
     private_dir, probe,
 };
 
@@ -100,7 +100,7 @@ fn program_mounts(name: &str) -> Mounts {
 }
 
 struct Run {
-    outcome: Outcome,
+    outcome: Ended,
     stdout: String,
     stderr: String,
 }

@@ -6,13 +6,14 @@
 use super::{CPP_EXTENSIONS, Toolchain, resolve};
 use crate::evaluator::error::NotRun;
 use crate::evaluator::launcher::Program;
-use crate::evaluator::process::{self, Supervisor};
+use crate::evaluator::process::Supervisor;
 use crate::evaluator::verdict::{RunVerdict, classify, failed_to_start};
+use crate::sandbox::{Fds, Outcome, Runner};
 use std::ffi::OsString;
 use std::fs::{self, Permissions};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The largest compiled program accepted, in bytes.
 const MAX_PROGRAM: u64 = 64 << 20;
@@ -74,18 +75,19 @@ impl Toolchain {
             )
             .collect();
         let limits = &self.config.compile_limits;
-        let launch = self
-            .config
-            .launcher
-            .prepare(&program, limits)
-            .map_err(|e| NotRun::Setup(format!("cannot start the compiler for {shown}: {e}")))?;
-        let running = process::spawn(launch, false)
+        let running = Runner::new(&self.config.launcher)
+            .start(&program, limits, Fds::Stdio)
             .map_err(|e| NotRun::Setup(format!("cannot start the compiler for {shown}: {e}")))?;
         let _ = supervisor;
         let exited = running.wait_until(Instant::now() + limits.wall);
         let rlimit_holds = running.cpu_watch == super::super::cpu_watch::Watch::Absent;
-        let (outcome, usage, stdout, stderr) = running.finish_measured(Duration::ZERO);
-        let ending = outcome.as_ref().map(|o| &o.ending);
+        let Outcome {
+            ended,
+            usage,
+            stdout,
+            stderr,
+        } = running.finish();
+        let ending = ended.as_ref().map(|o| &o.ending);
         let mut verdict = classify(ending, &usage, !exited, rlimit_holds, limits);
         // The limit usually stops one of the driver's children (`as`, `ld`),
         // and the driver reports it by the signal's description.

@@ -6,13 +6,14 @@
 use super::carry;
 use super::setup::{self, GameSetup};
 use super::{Prefed, REPORT_TIMEOUT, SERVER_WORK_PER_GAME, Served, Server, wait_any};
+use crate::evaluator::GameStatus;
+use crate::evaluator::config::GameSettings;
 use crate::evaluator::cpu_watch::{self, Watch};
 use crate::evaluator::load::Guard;
 use crate::evaluator::manager::{self, ChannelEnding};
 use crate::evaluator::one_game::{EXIT_GRACE, Measured, conclude};
 use crate::evaluator::process;
-use crate::evaluator::{GameStatus, RunConfig};
-use crate::sandbox::{GameCgroup, Limits, Outcome, ProgramEnding, Usage};
+use crate::sandbox::{Ended, GameCgroup, Limits, ProgramEnding, Usage};
 use poker_core::contest::{ContestDeck, Game};
 use poker_protocol::Transport;
 use poker_protocol::fork_server::{self, Order, ServerLine};
@@ -67,9 +68,14 @@ struct After {
 
 impl Server {
     /// Plays deck `number` through a child of the server.
-    pub(super) fn play(&mut self, deck: &ContestDeck, number: usize, config: &RunConfig) -> Served {
+    pub(super) fn play(
+        &mut self,
+        deck: &ContestDeck,
+        number: usize,
+        settings: &GameSettings,
+    ) -> Served {
         let start = Instant::now();
-        let deadline = start + config.limits.wall;
+        let deadline = start + settings.limits.wall;
         // From where the last game's charge ended (the server's hello).
         let server_cpu = self.cpu_charged.or_else(|| self.cpu_time());
         let Some(ordered) = self.order(deadline) else {
@@ -78,8 +84,8 @@ impl Server {
         // The child's own limit: what a fresh process has left once it has
         // done what the server did before its first game.
         let child_limits = Limits {
-            cpu: config.limits.cpu.saturating_sub(self.startup),
-            ..config.limits.clone()
+            cpu: settings.limits.cpu.saturating_sub(self.startup),
+            ..settings.limits.clone()
         };
         let setup = match setup::set_up(
             &self.setup_jail(),
@@ -112,7 +118,7 @@ impl Server {
             Some(meter) => cpu_watch::start(&setup.pidfd, meter, child_limits.cpu),
             None => Watch::Absent,
         };
-        let mut guard = Guard::new(start, config.limits.wall);
+        let mut guard = Guard::new(start, settings.limits.wall);
         guard.measure_game_by(meter);
         let served = serve(&mut channel, ordered.first, &setup, deck, start, &guard);
         drop(channel);
@@ -123,7 +129,7 @@ impl Server {
             server_cpu,
             judged: Judged { guard, watch },
         };
-        self.measure_and_judge(after, number, config)
+        self.measure_and_judge(after, number, settings)
     }
 
     /// Orders a game: a fresh socket and standard-error pipe to the server,
@@ -187,7 +193,12 @@ impl Server {
     /// After the game: ends what is left of it, takes the server's report,
     /// the game's measures and stderr, and judges it as a fresh process's
     /// game is judged. Also says whether the server is fit for more.
-    fn measure_and_judge(&mut self, after: After, number: usize, config: &RunConfig) -> Served {
+    fn measure_and_judge(
+        &mut self,
+        after: After,
+        number: usize,
+        settings: &GameSettings,
+    ) -> Served {
         let After {
             served,
             setup,
@@ -261,12 +272,12 @@ impl Server {
             oom_killed: cgroup.oom_killed(),
         };
         drop(setup);
-        let outcome = program_ending.map(|ending| Outcome {
+        let outcome = program_ending.map(|ending| Ended {
             ending,
             usage: usage.clone(),
         });
         // Without the server's word, the measures still count.
-        let measured = Outcome {
+        let measured = Ended {
             ending: ProgramEnding::FailedToStart(String::new()),
             usage: usage.clone(),
         };
@@ -282,7 +293,7 @@ impl Server {
         let stderr = stderr.recv_timeout(REPORT_TIMEOUT);
         // Nor may the server work beside its games beyond a budget: more is
         // a server computing for its games outside them, given up.
-        let budget = config.limits.cpu.min(SERVER_WORK_PER_GAME);
+        let budget = settings.limits.cpu.min(SERVER_WORK_PER_GAME);
         let unfit = if !reported || stderr.is_err() {
             Some(MISBEHAVED_BETWEEN.to_string())
         } else if let Some(work) = server_work.filter(|&t| t >= budget) {
@@ -310,7 +321,7 @@ impl Server {
             &stderr.unwrap_or_default(),
             seconds,
             number,
-            config,
+            settings,
         );
         if let Some(ServerLine::Hello(_)) = report {
             // A second process said hello: two processes of the program

@@ -26,11 +26,14 @@ mod carry;
 mod game;
 pub(crate) mod setup;
 
-use super::one_game::{EXIT_GRACE, Prefed, launch_with_channel, not_started, play, play_launched};
+use super::config::GameSettings;
+use super::one_game::{
+    EXIT_GRACE, Prefed, launch_with_channel, not_started, play_launched, play_with,
+};
 use super::process::Running;
 use super::source::GameSource;
 pub use super::source::Processes;
-use super::{GameProcess, GameResult, Launcher, Program, RunConfig};
+use super::{GameProcess, GameResult, Launcher, Program};
 use crate::sandbox::{CgroupShape, FreezerKeepalive, GameCgroup, Limits};
 use carry::ServerState;
 use poker_core::contest::ContestDeck;
@@ -110,11 +113,12 @@ fn server_limits(limits: &Limits) -> Limits {
     }
 }
 
-/// Why `config` cannot have a fork server at all, if it cannot: one needs
-/// the sandbox's cgroup, to hold the server and its games to one memory
-/// and process limit and to freeze the server while a game is played.
-fn unfit_config(config: &RunConfig) -> Option<String> {
-    let why = match &config.launcher {
+/// Why a run of `launcher` cannot have a fork server at all, if it
+/// cannot: one needs the sandbox's cgroup, to hold the server and its
+/// games to one memory and process limit and to freeze the server while a
+/// game is played.
+pub(crate) fn unfit_launcher(launcher: &Launcher) -> Option<String> {
+    let why = match launcher {
         Launcher::Plain => "without the sandbox",
         Launcher::Bubblewrap { facts, .. } => match &facts.cgroup {
             None => "without a cgroup for the sandbox's jails (run as root)",
@@ -132,17 +136,17 @@ fn unfit_config(config: &RunConfig) -> Option<String> {
 
 /// Starts `program` as a fork server. If it answers otherwise, what it
 /// does is deck `number`'s game, played and judged as a fresh process.
-fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfig) -> Started {
+fn start(program: &Program, deck: &ContestDeck, number: usize, settings: &GameSettings) -> Started {
     let start = Instant::now();
     let protocol = (PROTOCOL_ENV.into(), FORK_SERVER_VERSION.to_string().into());
-    let limits = server_limits(&config.limits);
+    let limits = server_limits(&settings.limits);
     let shape = CgroupShape::ForkServer;
-    let (running, channel) = match launch_with_channel(program, &[protocol], &limits, shape, config)
-    {
-        Ok(launched) => launched,
-        Err(e) => return Started::Unfit(format!("cannot start the fork server: {e}")),
-    };
-    let deadline = start + config.limits.wall;
+    let (running, channel) =
+        match launch_with_channel(program, &[protocol], &limits, shape, settings) {
+            Ok(launched) => launched,
+            Err(e) => return Started::Unfit(format!("cannot start the fork server: {e}")),
+        };
+    let deadline = start + settings.limits.wall;
     let mut watched = vec![channel.as_fd()];
     watched.extend(running.pidfd.as_ref().map(|fd| fd.as_fd()));
     let first = match wait_any(&watched, deadline) {
@@ -159,13 +163,13 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         // Not a server: this was a game, as in a fresh process.
         return match Transport::socket(channel) {
             Ok(transport) => Started::Played(play_launched(
-                running, transport, first, start, deck, number, config,
+                running, transport, first, start, deck, number, settings,
             )),
             Err(e) => Started::Played(not_started(program, number, e)),
         };
     }
     let unfit = |running: Running, why: &str| {
-        let _ = running.finish(Duration::ZERO);
+        let _ = running.finish();
         Started::Unfit(why.into())
     };
     let Some(jail) = running.cgroup() else {
@@ -207,7 +211,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
     // A server that spent the limit on it would have every game over it:
     // they are played fresh, each judged on its own.
     let before = server.startup;
-    if before >= config.limits.cpu {
+    if before >= settings.limits.cpu {
         server.close();
         return Started::Unfit(format!(
             "the program used {:.1} s of CPU time before p_startgame, over the game's limit",
@@ -215,7 +219,7 @@ fn start(program: &Program, deck: &ContestDeck, number: usize, config: &RunConfi
         ));
     }
     // Its first child inherits its CPU-time limit.
-    if let Err(why) = setup::bound_server(&server.setup_jail(), &server.process, &config.limits) {
+    if let Err(why) = setup::bound_server(&server.setup_jail(), &server.process, &settings.limits) {
         server.close();
         return Started::Unfit(why);
     }
@@ -301,7 +305,7 @@ impl Server {
             fork_server::send_with_fds(self.channel.as_fd(), Order::Done.encode().as_bytes(), &[]);
         drop(self.channel);
         self.running.wait_until(Instant::now() + EXIT_GRACE);
-        let _ = self.running.finish(Duration::ZERO);
+        let _ = self.running.finish();
     }
 }
 
@@ -310,26 +314,26 @@ impl Server {
 pub(crate) struct ForkServer<'a> {
     supervisor: &'a super::Supervisor,
     program: &'a Program,
-    config: &'a RunConfig,
+    settings: &'a GameSettings,
     server: Option<Server>,
     processes: Processes,
 }
 
 impl<'a> ForkServer<'a> {
-    /// No server yet: the first game starts it (or, if `config` cannot
+    /// No server yet: the first game starts it (or, if the run cannot
     /// have one, every game is played fresh).
     pub(crate) fn new(
         supervisor: &'a super::Supervisor,
         program: &'a Program,
-        config: &'a RunConfig,
+        settings: &'a GameSettings,
     ) -> ForkServer<'a> {
         ForkServer {
             supervisor,
             program,
-            config,
+            settings,
             server: None,
             processes: Processes {
-                fallback: unfit_config(config),
+                fallback: settings.no_fork_server.clone(),
                 ..Processes::default()
             },
         }
@@ -338,7 +342,7 @@ impl<'a> ForkServer<'a> {
 
 impl GameSource for ForkServer<'_> {
     fn play(&mut self, deck: &ContestDeck, number: usize) -> GameResult {
-        let (program, config) = (self.program, self.config);
+        let (program, settings) = (self.program, self.settings);
         let forked = match self.processes.fallback {
             Some(_) => None,
             None => serve(
@@ -347,7 +351,7 @@ impl GameSource for ForkServer<'_> {
                 program,
                 deck,
                 number,
-                config,
+                settings,
             ),
         };
         let result = match forked {
@@ -362,7 +366,7 @@ impl GameSource for ForkServer<'_> {
             }
             None => {
                 self.processes.fresh += 1;
-                play(self.supervisor, program, deck, number, config)
+                play_with(self.supervisor, program, deck, number, settings)
             }
         };
         // A server given up is ended once the game is judged.
@@ -401,11 +405,11 @@ fn serve(
     program: &Program,
     deck: &ContestDeck,
     number: usize,
-    config: &RunConfig,
+    settings: &GameSettings,
 ) -> Option<Played> {
     let current = match server {
         Some(current) => current,
-        None => match start(program, deck, number, config) {
+        None => match start(program, deck, number, settings) {
             Started::Server(started) => {
                 processes.startup_cpu = Some(started.startup);
                 server.insert(*started)
@@ -423,7 +427,7 @@ fn serve(
             }
         },
     };
-    match current.play(deck, number, config) {
+    match current.play(deck, number, settings) {
         Served::Game(result, unfit) => {
             processes.fallback = unfit;
             Some(Played::Forked(*result))

@@ -15,7 +15,6 @@ pub const PATIENCE: Duration = Duration::from_secs(600);
 
 /// How the judge scores one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum JudgeVerdict {
     /// The 20th card was placed: the total (0..=32) is the test's score.
     Accepted {
@@ -121,6 +120,10 @@ pub struct Interaction {
     /// The interactor's replies in order, each one line with its newline.
     pub replies: Vec<String>,
     /// The game as it ended (board, placements, calls).
+    #[allow(
+        dead_code,
+        reason = "read by the fuzz checks (fuzz/checks.rs) and the tests"
+    )]
     pub game: Game,
 }
 
@@ -128,31 +131,8 @@ pub struct Interaction {
 /// exactly as `poker interact` plays it over standard input and output
 /// (bytes left unread when the game ends are ignored, as the judge does).
 ///
-/// A round-robin submission on the contest's worked example (see
-/// [`Game`]) scores 11:
-///
-/// ```
-/// use poker_core::contest::ContestDeck;
-/// use poker_judge::judge::{JudgeVerdict, interact};
-///
-/// let deck = ContestDeck::parse(
-///     "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
-/// )?;
-/// let mut output = String::from("S\n");
-/// for i in 0..20 {
-///     output += &format!("L\nP {}\n", i % 4 + 1);
-/// }
-/// let played = interact(deck, [output.as_bytes()]);
-/// // The whole output in one chunk: the interactor reads one line, answers
-/// // it, and finds the next already sent, out of turn.
-/// assert!(matches!(played.verdict, JudgeVerdict::Rejected(_)));
-/// // One line at a time, as a client sends, it is a whole game.
-/// let played = interact(deck, output.split_inclusive('\n').map(str::as_bytes));
-/// assert!(matches!(played.verdict, JudgeVerdict::Accepted { total: 11, .. }));
-/// assert_eq!(played.replies[..2], ["OK\n", "C 3 4\n"]); // JC: value 3 (J), color 4 (clubs)
-/// assert_eq!(played.replies.last().unwrap(), "END 11\n");
-/// # Ok::<(), poker_core::cards::CardError>(())
-/// ```
+/// (A round-robin submission on the contest's worked example: see the
+/// tests.)
 pub fn interact<'a>(deck: ContestDeck, chunks: impl IntoIterator<Item = &'a [u8]>) -> Interaction {
     let mut game = Game::new(deck);
     let mut link = MemoryLink::new(chunks.into_iter());
@@ -167,6 +147,33 @@ pub fn interact<'a>(deck: ContestDeck, chunks: impl IntoIterator<Item = &'a [u8]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_robin_on_the_worked_example_scores_11_one_line_at_a_time() {
+        // The contest's worked example (see `Game`).
+        let deck = ContestDeck::parse(
+            "JC TH 9H QS 9S TD AS QD KC TC KS KD KH AC 9C QH JD AD JH 9D TS JS QC AH",
+        )
+        .unwrap();
+        let mut output = String::from("S\n");
+        for i in 0..20 {
+            output += &format!("L\nP {}\n", i % 4 + 1);
+        }
+        let played = interact(deck, [output.as_bytes()]);
+        // The whole output in one chunk: the interactor reads one line,
+        // answers it, and finds the next already sent, out of turn.
+        assert!(matches!(played.verdict, JudgeVerdict::Rejected(_)));
+        // One line at a time, as a client sends, it is a whole game.
+        let played = interact(deck, output.split_inclusive('\n').map(str::as_bytes));
+        assert!(matches!(
+            played.verdict,
+            JudgeVerdict::Accepted { total: 11, .. }
+        ));
+        // JC: value 3 (J), color 4 (clubs).
+        assert_eq!(played.replies[..2], ["OK\n", "C 3 4\n"]);
+        assert_eq!(played.replies.last().unwrap(), "END 11\n");
+        assert_eq!(played.game.placements(), 20);
+    }
 
     /// The ordered deck `9C 9D 9H 9S TC ...` placed round robin puts one suit
     /// in each column, 9 to K: four straight flushes, 8 points each (the

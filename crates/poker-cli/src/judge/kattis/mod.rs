@@ -10,8 +10,8 @@
 mod input;
 mod interactor;
 
-pub use input::{InputError, MAX_INPUT, test_input, validate_input};
-pub use interactor::{Interaction, JudgeVerdict, MemoryLink, PATIENCE, interact, verdict};
+pub use input::{MAX_INPUT, test_input, validate_input};
+pub use interactor::{JudgeVerdict, PATIENCE, interact, verdict};
 
 /// Kattis' "accepted" exit status for validators.
 pub const ACCEPT: u8 = 42;

@@ -22,19 +22,6 @@ pub fn test_input(deck: &ContestDeck) -> String {
 /// by single spaces, ending with one newline and nothing after it (what
 /// [`test_input`] writes). No comments, blank lines, lower case, `10` or
 /// carriage returns.
-///
-/// ```
-/// use poker_judge::judge::{InputError, validate_input};
-///
-/// let line = "9S TS JS QS KS AS 9H TH JH QH KH AH 9D TD JD QD KD AD 9C TC JC QC KC AC";
-/// let deck = validate_input(format!("{line}\n").as_bytes())?;
-/// assert_eq!(deck.to_string(), line);
-/// // Without its newline the same line is refused, with the reason.
-/// let refused = validate_input(line.as_bytes()).unwrap_err();
-/// assert_eq!(refused, InputError::NoFinalNewline);
-/// assert_eq!(refused.to_string(), "the input does not end with a newline");
-/// # Ok::<(), InputError>(())
-/// ```
 pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, InputError> {
     if bytes.len() as u64 > MAX_INPUT {
         return Err(InputError::TooLong);
@@ -56,7 +43,6 @@ pub fn validate_input(bytes: &[u8]) -> Result<ContestDeck, InputError> {
 /// Why the input validator rejects a test's input
 /// ([`validate_input`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum InputError {
     /// Longer than [`MAX_INPUT`] bytes.
     TooLong,
@@ -126,6 +112,10 @@ mod tests {
         ] {
             assert!(validate_input(bad.as_bytes()).is_err(), "{bad:?}");
         }
+        // Without its newline the line is refused, with the reason.
+        let refused = validate_input(line.as_bytes()).unwrap_err();
+        assert_eq!(refused, InputError::NoFinalNewline);
+        assert_eq!(refused.to_string(), "the input does not end with a newline");
         assert!(validate_input(b"\xff\n").is_err());
         assert!(validate_input(&[b'9'; 5000]).is_err());
     }

@@ -5,37 +5,29 @@
 //! messages, its stderr) is shown with control and format characters
 //! escaped ([`escape`]), so a contestant cannot write escape codes, fake
 //! lines or reordered text onto the organiser's terminal. Commands are
-//! shell lines from [`super::shell`], shown as they are: quoting them made
+//! shell lines from [`shell`], shown as they are: quoting them made
 //! them one line of visible characters already.
 
-use super::shell::command_line;
-pub use super::text::escape;
-use super::{Contestant, ContestantResult, GameResult, GameStatus, RunConfig, load_warning};
-use crate::doctor::{Finding, Status};
-use crate::sandbox::LimitReport;
-use poker_core::contest::ContestDeck;
-use serde::Serialize;
-use std::fmt::Write;
+pub mod names;
+pub mod shell;
+pub mod text;
 
-/// A whole evaluation: one entry per contestant, in the order given.
+use poker_core::contest::ContestDeck;
+use poker_judge::doctor::{Finding, Status};
+use poker_judge::evaluator::{Contestant, ContestantResult, Evaluation, GameResult, GameStatus};
+use serde::Serialize;
+use shell::command_line;
+use std::fmt::Write;
+pub use text::escape;
+
+/// A whole evaluation as `poker eval` reports it: what the evaluator
+/// found, with the audit that lets others check it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// `"bubblewrap"` or `"off"`: how contestants were confined.
-    pub sandbox: &'static str,
-    /// The seccomp filters of every game and compilation, named by a hash
-    /// of them (`poker-` and 12 hex digits), `null` without the sandbox.
-    pub syscall_filter: Option<&'static str>,
-    /// `"fresh-processes"` (a process per game, as in the contest) or
-    /// `"fork-server"` (`--fork-server`: one process per contestant forking
-    /// a child per game).
-    pub mode: &'static str,
-    /// Each game limit with its value and how it was enforced.
-    pub limits: Vec<LimitReport>,
-    /// Every contestant's games, total and rank.
-    pub contestants: Vec<ContestantResult>,
-    /// Warnings about the evaluation itself (e.g. no sandbox).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    /// The evaluation: confinement, limits, contestants, warnings (its
+    /// fields are the report's own in JSON).
+    #[serde(flatten)]
+    pub run: Evaluation,
     /// What an organiser publishes so others can check the evaluation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit: Option<Audit>,
@@ -59,7 +51,7 @@ pub struct Audit {
     /// game in practice mode.
     pub replay: Vec<Replay>,
     /// The seed of the order the games were played in
-    /// ([`super::game_order`]); `poker eval --order-seed` plays them in the
+    /// ([`poker_judge::evaluator::game_order`]); `poker eval --order-seed` plays them in the
     /// same order again.
     pub game_order_seed: u64,
     /// The machine as `poker doctor` found it before the games: what
@@ -76,7 +68,7 @@ pub struct CompileRecord {
     /// The command as the evaluator ran it (in its private build folder).
     pub command: Vec<String>,
     /// The same compiler and flags on the contestant's own source, as a
-    /// line for bash ([`super::shell`]).
+    /// line for bash ([`shell`]).
     pub practice: String,
 }
 
@@ -87,7 +79,7 @@ pub struct Replay {
     pub contestant: String,
     /// The deck's number, 1-based.
     pub deck: usize,
-    /// Lines for bash ([`super::shell`]): build the program (when it needs
+    /// Lines for bash ([`shell`]): build the program (when it needs
     /// building), then run it on the deck with `POKER_DECK`.
     pub commands: Vec<String>,
 }
@@ -204,51 +196,39 @@ impl Audit {
 }
 
 impl Report {
-    /// The report of `contestants` evaluated under `config`.
-    pub fn new(contestants: Vec<ContestantResult>, config: &RunConfig) -> Report {
-        Report {
-            sandbox: config.launcher.name(),
-            syscall_filter: config.launcher.syscall_filter(),
-            mode: config.mode_name(),
-            limits: config.limit_reports(),
-            warnings: config
-                .warning
-                .iter()
-                .cloned()
-                .chain(load_warning(contestants.iter().flat_map(|c| &c.tests)))
-                .collect(),
-            contestants,
-            audit: None,
-        }
+    /// The report of `run`, without an audit.
+    pub fn new(run: Evaluation) -> Report {
+        Report { run, audit: None }
     }
 
     /// The report as tables: warnings, the sandbox and limits, each
     /// contestant's games, then the ranking.
     pub fn text(&self) -> String {
+        let run = &self.run;
         let mut out = String::new();
-        for warning in &self.warnings {
+        for warning in &run.warnings {
             let _ = writeln!(out, "warning: {warning}");
         }
-        match self.syscall_filter {
+        match run.syscall_filter {
             Some(filter) => {
-                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", self.sandbox);
+                let _ = writeln!(out, "sandbox: {}, syscall filter {filter}", run.sandbox);
             }
             None => {
-                let _ = writeln!(out, "sandbox: {}", self.sandbox);
+                let _ = writeln!(out, "sandbox: {}", run.sandbox);
             }
         }
-        let _ = writeln!(out, "processes: {}", self.mode);
-        for limit in &self.limits {
+        let _ = writeln!(out, "processes: {}", run.mode);
+        for limit in &run.limits {
             let _ = writeln!(out, "  limit {limit}");
         }
         out.push('\n');
-        for r in &self.contestants {
+        for r in &run.contestants {
             contestant_table(&mut out, r);
         }
-        ranking(&mut out, &self.contestants);
+        ranking(&mut out, &run.contestants);
         if let Some(audit) = &self.audit {
             out.push('\n');
-            let decks = self.contestants.first().map_or(0, |c| c.tests.len());
+            let decks = run.contestants.first().map_or(0, |c| c.tests.len());
             audit.text(&mut out, decks);
         }
         out
@@ -507,7 +487,7 @@ mod tests {
 
     #[test]
     fn canonical_decks_are_a_deck_file_without_comments() {
-        let decks = crate::evaluator::decks::builtin();
+        let decks = poker_judge::evaluator::decks::builtin();
         let file = include_str!("../../../../data/decks.txt");
         let expected: String = file
             .lines()
