@@ -118,6 +118,11 @@ pub struct Guard {
     meter: Option<CpuMeter>,
     /// The most its threads were seen to have waited for a CPU.
     waited: std::cell::Cell<Duration>,
+    /// The CPUs' busy time and the serving thread's CPU time when the game
+    /// ended, once [`Guard::end`] is called: what others took after that
+    /// (the jail's teardown, the kernel freeing its namespaces) is the
+    /// judge's own work, not load beside the game.
+    ended: std::cell::Cell<Option<(Option<Duration>, Duration)>>,
 }
 
 impl Guard {
@@ -133,7 +138,14 @@ impl Guard {
             evaluator_waited_before: thread_waited(),
             meter: None,
             waited: std::cell::Cell::new(Duration::ZERO),
+            ended: std::cell::Cell::new(None),
         }
+    }
+
+    /// Marks the game's end (when its wall-clock time is taken): from now
+    /// on [`Guard::others`] counts only what others took until this call.
+    pub fn end(&self) {
+        self.ended.set(Some((busy_of(&self.cpus), thread_time())));
     }
 
     /// Reads the game's own CPU time from `meter` from now on (without
@@ -143,11 +155,16 @@ impl Guard {
         self.meter = meter;
     }
 
-    /// The CPU time others took on the game's CPUs since the start, the
-    /// game having used `own`; `None` where `/proc/stat` cannot be read.
+    /// The CPU time others took on the game's CPUs since the start (until
+    /// [`Guard::end`], once called), the game having used `own`; `None`
+    /// where `/proc/stat` cannot be read.
     pub fn others(&self, own: Duration) -> Option<Duration> {
-        let busy = busy_of(&self.cpus)?.saturating_sub(self.busy_before?);
-        let evaluator = thread_time().saturating_sub(self.evaluator_before);
+        let (busy_now, evaluator_now) = self
+            .ended
+            .get()
+            .unwrap_or_else(|| (busy_of(&self.cpus), thread_time()));
+        let busy = busy_now?.saturating_sub(self.busy_before?);
+        let evaluator = evaluator_now.saturating_sub(self.evaluator_before);
         Some(busy.saturating_sub(own).saturating_sub(evaluator))
     }
 

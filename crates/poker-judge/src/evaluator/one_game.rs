@@ -110,6 +110,7 @@ pub(crate) fn play_launched(
     let ending = manager::serve_link(&mut link.guarded_by(&guard), &mut game);
     drop(channel);
     let seconds = start.elapsed().as_secs_f64();
+    guard.end();
     let grace = match ending {
         ChannelEnding::TimedOut => Duration::ZERO,
         _ => EXIT_GRACE,

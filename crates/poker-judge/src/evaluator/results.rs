@@ -105,7 +105,8 @@ impl CpuLimitHolder {
 pub const NOTICEABLE_LOAD: f64 = 0.05;
 
 /// A warning when other processes took more than [`NOTICEABLE_LOAD`] of
-/// the wall-clock time of `games` on their CPUs, with the figures.
+/// the wall-clock time of `games` on their CPUs (past one
+/// [`PROC_STAT_TICK`] a game), with the figures.
 pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Option<String> {
     let mut load = Load::default();
     games.into_iter().for_each(|game| load.add(game));
@@ -118,14 +119,25 @@ pub fn load_warning<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Opti
 pub struct Load {
     /// Seconds of CPU time others took on the games' CPUs.
     pub others: f64,
+    /// The part of `others` past one [`PROC_STAT_TICK`] a game: what
+    /// `/proc/stat` can tell apart from its rounding.
+    pub others_measurable: f64,
     /// Seconds of wall-clock time of the games together.
     pub wall: f64,
 }
 
+/// The resolution of `/proc/stat`'s busy times, in seconds: its clock tick
+/// (`USER_HZ`, 100 a second on Linux, proc(5)). A game's others' time
+/// within one tick is rounding: a 2 ms game can show 10 ms of others on
+/// a quiet machine.
+pub const PROC_STAT_TICK: f64 = 0.01;
+
 impl Load {
     /// Adds one game.
     pub fn add(&mut self, game: &GameResult) {
-        self.others += game.others_cpu_seconds.unwrap_or(0.0);
+        let others = game.others_cpu_seconds.unwrap_or(0.0);
+        self.others += others;
+        self.others_measurable += (others - PROC_STAT_TICK).max(0.0);
         self.wall += game.seconds;
     }
 
@@ -137,8 +149,14 @@ impl Load {
 }
 
 /// [`Load::warning`].
-fn warning_of(Load { others, wall }: Load) -> Option<String> {
-    (wall > 0.0 && others > NOTICEABLE_LOAD * wall).then(|| {
+fn warning_of(
+    Load {
+        others,
+        others_measurable,
+        wall,
+    }: Load,
+) -> Option<String> {
+    (wall > 0.0 && others_measurable > NOTICEABLE_LOAD * wall).then(|| {
         format!(
             "other processes took {others:.2} s of CPU time on the games' CPUs, {:.0}% of \
              their {wall:.2} s: each game's CPU time was measured apart and its guard \
@@ -462,7 +480,18 @@ mod tests {
         // 0.4 s of 10 s is 4%: no warning.
         let quiet = [game(4.0, Some(0.1)), game(6.0, Some(0.3)), game(0.0, None)];
         assert_eq!(load_warning(&quiet), None);
-        // 0.6 s of 10 s is 6%.
+        // 100 games of 2 ms, each with one 10 ms tick of others: 1 s of
+        // 0.2 s, but all within /proc/stat's rounding.
+        let tiny = vec![game(0.002, Some(0.01)); 100];
+        assert_eq!(load_warning(&tiny), None);
+        // The same with 40 ms each: 3 s past the ticks, 1500% of 0.2 s.
+        let tiny_busy = vec![game(0.002, Some(0.04)); 100];
+        let warning = load_warning(&tiny_busy).expect("a warning");
+        assert!(
+            warning.starts_with("other processes took 4.00 s"),
+            "{warning}"
+        );
+        // 0.6 s of 10 s is 6% (0.58 s past the ticks: 5.8%).
         let busy = [game(4.0, Some(0.2)), game(6.0, Some(0.4))];
         let warning = load_warning(&busy).expect("a warning");
         assert!(

@@ -353,9 +353,11 @@ fn serve(
     let deadline = guard.first_deadline();
     let mut link = Prefed::new(Some(first), channel, deadline, Some(setup.pidfd.as_fd()));
     let ending = manager::serve_link(&mut link.guarded_by(guard), &mut game);
+    let seconds = start.elapsed().as_secs_f64();
+    guard.end();
     Served1 {
         ending,
         game,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
     }
 }
