@@ -147,6 +147,16 @@ impl ServerState {
         if let Some(mapping) = shared_writable(pid).map_err(unread)? {
             return Err(format!("the server has memory mapped shared ({mapping})"));
         }
+        if threads(&status) != Some(1) {
+            // A second thread can wait on a futex word of a shared read-only
+            // mapping (a library's file): a game can wake it, or requeue it
+            // to another word, and so leave a number the server reads after.
+            return Err(
+                "the server has more than one thread, whose waits a game could \
+                 move through shared memory"
+                    .into(),
+            );
+        }
         let tmp = tmp_tree(pid).map_err(unread)?;
         if let Some(path) = changed(&self.tmp, &tmp) {
             return Err(format!("the game changed the server's /tmp ({path})"));
@@ -424,6 +434,13 @@ fn signals(pid: Pid, status: &str) -> io::Result<Result<(), String>> {
     })
 }
 
+/// How many threads a process has, from its `/proc/PID/status` text
+/// (`Threads:`).
+fn threads(status: &str) -> Option<usize> {
+    let count = status.lines().find_map(|l| l.strip_prefix("Threads:"))?;
+    count.trim().parse().ok()
+}
+
 /// A `/proc/PID/status` signal mask (hexadecimal) named `field`; 0 if
 /// absent.
 fn mask(status: &str, field: &str) -> u64 {
@@ -508,6 +525,14 @@ VmFlags: rd sh mr mw me ms sd
         let mut touched = before.clone();
         touched.get_mut("/tmp/d").unwrap().times[2].1 += 1;
         assert_eq!(changed(&before, &touched).as_deref(), Some("/tmp/d"));
+    }
+
+    #[test]
+    fn threads_are_read_from_status() {
+        // As Linux 6 writes /proc/PID/status (lines cut).
+        let status = "Name:\tgreedy\nTgid:\t7\nThreads:\t3\nSigQ:\t0/63\n";
+        assert_eq!(threads(status), Some(3));
+        assert_eq!(threads("Name:\tgreedy\n"), None);
     }
 
     #[test]
