@@ -127,15 +127,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let threads =
         NonZeroUsize::new(crate::jobs::bounded(args.jobs)?).expect("--jobs is at least 1");
-    if let Some(done) = unit.as_ref().and_then(|u| u.finished(args.top)) {
+    if unit.as_ref().and_then(|u| u.finished(args.top)).is_some() {
         eprintln!(
-            "poker: {} already holds the result of {}..{}; nothing to do",
+            "poker: {} already holds the result of this unit ({}); nothing to do",
             args.output
                 .as_deref()
                 .unwrap_or(std::path::Path::new(""))
                 .display(),
-            done.start,
-            done.end
+            work_name(&work, &args)
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -176,17 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     bar.finish_and_clear();
-    let mode = match work {
-        Work::Range { start, end } => format!("range {start}..{end}"),
-        Work::Random { seed, .. } => format!("random, seed {seed}"),
-        Work::RandomBlocks {
-            seed, first, end, ..
-        } => format!(
-            "random, seed {seed}, shard {} (blocks {first}..{end})",
-            args.shard.map_or(String::new(), |s| s.to_string())
-        ),
-        _ => "search".to_string(),
-    };
+    let mode = work_name(&work, &args);
     let gpu = engine.gpu_summary().map(|mut g| {
         // The run held its one GPU throughout.
         g["gpu_seconds"] = json!(found.seconds);
@@ -426,4 +415,21 @@ fn unit_of(args: &Args, start: u128, end: u128, random: Option<u64>) -> anyhow::
         output: args.output.clone(),
         engine: poker_hunt::unit::engine_name().into(),
     })
+}
+
+/// The deals of `work` in words, as the summary and messages name them:
+/// `range 0..1000`, `random, seed 7` or `random, seed 7, shard 1/3 (blocks
+/// 0..5)`.
+fn work_name(work: &Work, args: &Args) -> String {
+    match *work {
+        Work::Range { start, end } => format!("range {start}..{end}"),
+        Work::Random { seed, .. } => format!("random, seed {seed}"),
+        Work::RandomBlocks {
+            seed, first, end, ..
+        } => format!(
+            "random, seed {seed}, shard {} (blocks {first}..{end})",
+            args.shard.map_or(String::new(), |s| s.to_string())
+        ),
+        _ => "search".to_string(),
+    }
 }
