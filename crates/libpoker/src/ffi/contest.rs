@@ -161,7 +161,7 @@ pub unsafe extern "C" fn p_look(value: *mut c_int, color: *mut c_int) {
 ///
 /// The 20th call stops the program (exit status 0): the library flushes the
 /// program's C stdio, then (in practice mode) prints, starting on a new
-/// line, the deck and its source, the board (tens as `10`), each column's
+/// line, the deck and its source, the board (tens as `T`), each column's
 /// hand and points, and a last line `total: N`. A program that exits before
 /// its 20th placement is told on stderr (practice mode, when it exits
 /// through C `exit` or by returning from `main`): `game ended after N of 20
