@@ -84,7 +84,7 @@ fn busy_of(cpus: &[usize]) -> Option<Duration> {
 }
 
 /// The CPU time the calling thread has used.
-fn thread_time() -> Duration {
+pub(crate) fn thread_time() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
@@ -123,6 +123,9 @@ pub struct Guard {
     /// (the jail's teardown, the kernel freeing its namespaces) is the
     /// judge's own work, not load beside the game.
     ended: std::cell::Cell<Option<(Option<Duration>, Duration)>>,
+    /// The threads reading the program's output, with their CPU time when
+    /// counted from: the judge's work, as the serving thread's is.
+    drains: Vec<(crate::process::DrainTime, Duration)>,
 }
 
 impl Guard {
@@ -139,13 +142,35 @@ impl Guard {
             meter: None,
             waited: std::cell::Cell::new(Duration::ZERO),
             ended: std::cell::Cell::new(None),
+            drains: Vec::new(),
         }
+    }
+
+    /// Counts the CPU time of `drains` (the threads reading the game's
+    /// output) from now on as the judge's own work, not others' load.
+    pub fn count_as_judge(&mut self, drains: Vec<crate::process::DrainTime>) {
+        self.drains.extend(drains.into_iter().map(|d| {
+            let before = d.get();
+            (d, before)
+        }));
+    }
+
+    /// The CPU time the judge took for this game since the start: the
+    /// serving thread's and its output readers'.
+    fn judge_time(&self) -> Duration {
+        let drains: Duration = self
+            .drains
+            .iter()
+            .map(|(d, before)| d.get().saturating_sub(*before))
+            .sum();
+        thread_time().saturating_sub(self.evaluator_before) + drains
     }
 
     /// Marks the game's end (when its wall-clock time is taken): from now
     /// on [`Guard::others`] counts only what others took until this call.
     pub fn end(&self) {
-        self.ended.set(Some((busy_of(&self.cpus), thread_time())));
+        self.ended
+            .set(Some((busy_of(&self.cpus), self.judge_time())));
     }
 
     /// Reads the game's own CPU time from `meter` from now on (without
@@ -159,12 +184,11 @@ impl Guard {
     /// [`Guard::end`], once called), the game having used `own`; `None`
     /// where `/proc/stat` cannot be read.
     pub fn others(&self, own: Duration) -> Option<Duration> {
-        let (busy_now, evaluator_now) = self
+        let (busy_now, evaluator) = self
             .ended
             .get()
-            .unwrap_or_else(|| (busy_of(&self.cpus), thread_time()));
+            .unwrap_or_else(|| (busy_of(&self.cpus), self.judge_time()));
         let busy = busy_now?.saturating_sub(self.busy_before?);
-        let evaluator = evaluator_now.saturating_sub(self.evaluator_before);
         Some(busy.saturating_sub(own).saturating_sub(evaluator))
     }
 
@@ -292,6 +316,42 @@ mod tests {
             assert!(
                 others <= passed.saturating_sub(Duration::from_millis(280)),
                 "{others:?} of {passed:?}"
+            );
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn reading_a_games_output_extends_no_guard() {
+        // A game that writes without end makes the evaluator's reader work
+        // on its CPU: that is the judge's work too. On one CPU, others took
+        // at most what this thread (the writer here) and the reader did not
+        // use of the wall time passed, with a few ticks of slack; counted
+        // as others, the reader's time (about 0.3 s here) would cross it.
+        std::thread::spawn(|| {
+            use std::io::Write;
+            let cpu = own_cpus()[0];
+            let _pinned = crate::affinity::Pinned::to_cpu(cpu).unwrap();
+            let start = Instant::now();
+            let mut guard = Guard::new(start, Duration::from_secs(1));
+            let (read, write) = rustix::pipe::pipe().unwrap();
+            let (output, reader) = crate::process::drain(std::fs::File::from(read));
+            guard.count_as_judge(vec![reader.clone()]);
+            let mut write = std::fs::File::from(write);
+            let began = thread_time();
+            while thread_time() - began < Duration::from_millis(300) {
+                write.write_all(&[b'x'; 4096]).unwrap();
+            }
+            drop(write);
+            output.recv().unwrap();
+            let judged = thread_time() - began + reader.get();
+            let others = guard.others(Duration::ZERO).unwrap();
+            let passed = start.elapsed();
+            assert!(reader.get() >= Duration::from_millis(20), "{reader:?}");
+            assert!(
+                others <= (passed + Duration::from_millis(30)).saturating_sub(judged),
+                "{others:?} of {passed:?}, {judged:?} the judge's (reader {reader:?})"
             );
         })
         .join()

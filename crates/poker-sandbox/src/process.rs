@@ -19,6 +19,8 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -53,6 +55,7 @@ pub struct Running {
     /// Readable once the main process has exited.
     pub pidfd: Option<OwnedFd>,
     drains: Vec<mpsc::Receiver<Vec<u8>>>,
+    drain_times: Vec<DrainTime>,
     /// Whether its CPU-time limit is watched.
     pub cpu_watch: Watch,
 }
@@ -131,13 +134,13 @@ pub(crate) fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Runnin
     }
     let mut child = launch.command.spawn()?;
     drop(stub);
-    let drains = [
+    let (drains, drain_times) = [
         child.stdout.take().map(drain),
         child.stderr.take().map(drain),
     ]
     .into_iter()
     .flatten()
-    .collect();
+    .unzip();
     let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty());
     let cpu_watch = match (&pidfd, launch.cpu_watch()) {
         (_, None) => Watch::Absent,
@@ -150,20 +153,43 @@ pub(crate) fn spawn(mut launch: Launch, channel: bool) -> std::io::Result<Runnin
         channel: manager,
         pidfd: pidfd.ok(),
         drains,
+        drain_times,
         cpu_watch,
     })
 }
 
+/// The CPU time a [`drain`] thread has taken so far: the judge's own work
+/// for a program's output, which a game's wall-clock guard does not count
+/// as others' load beside it (a game writing without end would else
+/// stretch its own guard).
+#[derive(Clone, Debug, Default)]
+pub struct DrainTime(Arc<AtomicU64>);
+
+impl DrainTime {
+    /// The thread's CPU time so far, as of its last read.
+    pub fn get(&self) -> Duration {
+        Duration::from_nanos(self.0.load(Ordering::Relaxed))
+    }
+}
+
 /// Reads a stream to its end on a thread, keeping the last [`OUTPUT_CAP`]
 /// bytes (where a program's final message is); the contestant never blocks
-/// on a full pipe.
-pub fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+/// on a full pipe. Also gives the thread's CPU time, updated after each
+/// read.
+pub fn drain(mut stream: impl Read + Send + 'static) -> (mpsc::Receiver<Vec<u8>>, DrainTime) {
     let (tx, rx) = mpsc::channel();
+    let time = DrainTime::default();
+    let spent = time.clone();
     std::thread::spawn(move || {
         let mut kept = Vec::new();
         let mut buf = [0u8; 8192];
         loop {
-            match stream.read(&mut buf) {
+            let read = stream.read(&mut buf);
+            let cpu = crate::load::thread_time().as_nanos();
+            spent
+                .0
+                .store(u64::try_from(cpu).unwrap_or(u64::MAX), Ordering::Relaxed);
+            match read {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     kept.extend_from_slice(&buf[..n]);
@@ -176,7 +202,7 @@ pub fn drain(mut stream: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> 
         let start = kept.len().saturating_sub(OUTPUT_CAP);
         let _ = tx.send(kept.split_off(start));
     });
-    rx
+    (rx, time)
 }
 
 impl Running {
@@ -188,6 +214,12 @@ impl Running {
     /// The uid (and equal gid) its jail leased, if it has one.
     pub fn leased_uid(&self) -> Option<u32> {
         self.launch.leased_uid()
+    }
+
+    /// The CPU time of the threads that read its output (see
+    /// [`DrainTime`]).
+    pub fn drain_times(&self) -> Vec<DrainTime> {
+        self.drain_times.clone()
     }
 
     /// The manager's end of the channel (once).

@@ -105,6 +105,7 @@ pub(crate) fn play_launched(
     let mut game = Game::new(*deck);
     let mut guard = Guard::new(start, settings.limits.wall);
     guard.measure_game_by(running.cgroup().and_then(|c| c.cpu_meter()));
+    guard.count_as_judge(running.drain_times());
     let pidfd = running.pidfd.as_ref().map(|fd| fd.as_fd());
     let mut link = Prefed::new(first_line, &mut channel, guard.first_deadline(), pidfd);
     let ending = manager::serve_link(&mut link.guarded_by(&guard), &mut game);

@@ -35,6 +35,8 @@ struct Ordered {
     channel: UnixStream,
     /// The game's standard error, drained.
     stderr: mpsc::Receiver<Vec<u8>>,
+    /// The CPU time of the thread reading it (the judge's).
+    stderr_time: process::DrainTime,
     /// The child's first line.
     first: String,
     /// The pid its first line came from (the kernel's word).
@@ -120,6 +122,7 @@ impl Server {
         };
         let mut guard = Guard::new(start, settings.limits.wall);
         guard.measure_game_by(meter);
+        guard.count_as_judge(vec![ordered.stderr_time.clone()]);
         let served = serve(&mut channel, ordered.first, &setup, deck, start, &guard);
         drop(channel);
         let after = After {
@@ -142,7 +145,7 @@ impl Server {
         // counts towards its memory.
         let (stderr_read, stderr_write) =
             rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).ok()?;
-        let stderr = process::drain(std::fs::File::from(stderr_read));
+        let (stderr, stderr_time) = process::drain(std::fs::File::from(stderr_read));
         rustix::net::sockopt::set_socket_passcred(&mine, true).ok()?;
         fork_server::send_with_fds(
             self.channel.as_fd(),
@@ -157,6 +160,7 @@ impl Server {
         Some(Ordered {
             channel: mine,
             stderr,
+            stderr_time,
             first,
             pid,
         })
