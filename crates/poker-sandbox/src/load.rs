@@ -302,9 +302,7 @@ mod tests {
         // This thread's work is the evaluator's, not others': on its one
         // CPU, others took at most what this thread did not use of the
         // wall time passed (a tick of slack each way for the sampling).
-        std::thread::spawn(|| {
-            let cpu = own_cpus()[0];
-            let _pinned = crate::affinity::Pinned::to_cpu(cpu).unwrap();
+        on_one_cpu(|| {
             let start = Instant::now();
             let guard = Guard::new(start, Duration::from_secs(1));
             let began = thread_time();
@@ -317,6 +315,15 @@ mod tests {
                 others <= passed.saturating_sub(Duration::from_millis(280)),
                 "{others:?} of {passed:?}"
             );
+        });
+    }
+
+    /// Runs `test` on a thread pinned to one CPU of this one's (threads it
+    /// starts inherit the pin), and fails as it fails.
+    fn on_one_cpu(test: impl FnOnce() + Send + 'static) {
+        std::thread::spawn(|| {
+            let _pinned = crate::affinity::Pinned::to_cpu(own_cpus()[0]).unwrap();
+            test();
         })
         .join()
         .unwrap();
@@ -329,10 +336,8 @@ mod tests {
         // at most what this thread (the writer here) and the reader did not
         // use of the wall time passed, with a few ticks of slack; counted
         // as others, the reader's time (about 0.3 s here) would cross it.
-        std::thread::spawn(|| {
+        on_one_cpu(|| {
             use std::io::Write;
-            let cpu = own_cpus()[0];
-            let _pinned = crate::affinity::Pinned::to_cpu(cpu).unwrap();
             let start = Instant::now();
             let mut guard = Guard::new(start, Duration::from_secs(1));
             let (read, write) = rustix::pipe::pipe().unwrap();
@@ -353,8 +358,6 @@ mod tests {
                 others <= (passed + Duration::from_millis(30)).saturating_sub(judged),
                 "{others:?} of {passed:?}, {judged:?} the judge's (reader {reader:?})"
             );
-        })
-        .join()
-        .unwrap();
+        });
     }
 }
