@@ -214,7 +214,20 @@ impl fmt::Display for LimitReport {
             write!(f, "{} {size}: {}", self.name, self.enforcement)
         } else if self.unit == "ms" {
             let time = millis_text(self.value);
-            write!(f, "{} {time}: {}", self.name, self.enforcement)
+            write!(f, "{} {time}: {}", self.name, self.enforcement)?;
+            let by_rlimit = matches!(
+                self.enforcement,
+                Enforcement::Rlimit { .. } | Enforcement::RlimitFallback { .. }
+            );
+            if self.name == "cpu" && by_rlimit && !self.value.is_multiple_of(1000) {
+                // RLIMIT_CPU is set in whole seconds, rounded up.
+                let stop = millis_text(self.value.div_ceil(1000) * 1000);
+                write!(
+                    f,
+                    " (in whole seconds: a program is stopped at {stop}, judged against {time})"
+                )?;
+            }
+            Ok(())
         } else {
             write!(
                 f,
@@ -230,6 +243,33 @@ mod tests {
     use super::millis_text;
 
     // Expected texts by hand: 1 s is 1000 ms.
+    #[test]
+    fn a_fractional_cpu_limit_held_by_rlimit_says_where_it_stops() {
+        let cpu = |value, enforcement| super::LimitReport {
+            name: "cpu",
+            value,
+            unit: "ms",
+            enforcement,
+        };
+        let rlimit = || super::Enforcement::Rlimit {
+            scope: super::RlimitScope::Process,
+        };
+        assert_eq!(
+            cpu(1500, rlimit()).to_string(),
+            "cpu 1.5 s: rlimit per process (in whole seconds: a program is stopped at 2 s, \
+             judged against 1.5 s)"
+        );
+        assert_eq!(
+            cpu(2000, rlimit()).to_string(),
+            "cpu 2 s: rlimit per process"
+        );
+        let watched = super::Enforcement::CgroupWatch {
+            version: 2,
+            unwatched_games: None,
+        };
+        assert!(!cpu(1500, watched).to_string().contains("whole seconds"));
+    }
+
     #[test]
     fn times_read_as_the_time_options_take_them() {
         assert_eq!(millis_text(300), "300 ms");
