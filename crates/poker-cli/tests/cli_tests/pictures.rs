@@ -66,13 +66,9 @@ fn neutral(page: &str) -> String {
 /// of temporary folders (a random suffix after `poker-eval-` or `build-`),
 /// the compiler's name, the library's folder (the test build's), measured
 /// times (`0.051 s`) and the warning about other processes' load (made
-/// only on a busy machine).
+/// only on a busy machine, see [`busy_warning_removed`]).
 fn masked(page: &str) -> String {
-    let page: String = page
-        .split_inclusive('\n')
-        .filter(|line| !line.contains("warning: other processes took"))
-        .collect();
-    let page = measured_times_masked(&page);
+    let page = measured_times_masked(&busy_warning_removed(page));
     let mut out = String::with_capacity(page.len());
     let mut rest = page.as_str();
     while let Some(at) = ["poker-eval-", "build-"]
@@ -102,6 +98,23 @@ fn masked(page: &str) -> String {
         })
         .collect::<String>()
         .replace(&lib, "LIB")
+}
+
+/// `page` without the paragraph that warns of other processes' load (the
+/// line that held it stays, empty as on a quiet machine).
+fn busy_warning_removed(page: &str) -> String {
+    const WARNING: &str = "<p class=\"warning\">warning: other processes took";
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(at) = rest.find(WARNING) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        rest = rest
+            .find("</p>")
+            .map_or("", |end| &rest[end + "</p>".len()..]);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` with every decimal number followed by ` s` (a measured time)
@@ -140,7 +153,15 @@ fn masking_hides_measures_and_keeps_the_rest() {
                 <code>/tmp/poker-eval-AbC123/build-xYz789/c x86_64-linux-gnu-gcc-12 -O2</code>\n";
     assert_eq!(
         masked(page),
-        "<p>a</p>\n<code>/tmp/poker-eval-XXXXXX/build-XXXXXX/c CC -O2</code>\n"
+        "<p>a</p>\n\n<code>/tmp/poker-eval-XXXXXX/build-XXXXXX/c CC -O2</code>\n"
+    );
+    // The warning's line stays, as a quiet machine's page has it: empty,
+    // or with the other warnings (the template writes them on one line).
+    let page = "<h1>E</h1>\n<p class=\"warning\">warning: no sandbox</p>\
+                <p class=\"warning\">warning: other processes took 2 s</p>\n<ul>\n";
+    assert_eq!(
+        masked(page),
+        "<h1>E</h1>\n<p class=\"warning\">warning: no sandbox</p>\n<ul>\n"
     );
 }
 
