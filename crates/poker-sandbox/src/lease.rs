@@ -161,7 +161,9 @@ fn take(wanted: &[Wanted], blocking: bool) -> io::Result<Result<Vec<(File, bool)
     Ok(Ok(held))
 }
 
-fn open_lock(path: &Path) -> io::Result<File> {
+/// Opens (making it if needed) the lock file at `path`, never through a
+/// symbolic link.
+pub(crate) fn open_lock(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .write(true)

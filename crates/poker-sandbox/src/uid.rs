@@ -1,10 +1,10 @@
 //! Leasing one unprivileged uid per game, exclusively across all evaluator
 //! processes on the machine.
 
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, DirBuilder, File};
 use std::io;
 use std::ops::Range;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{FlockOperation, flock};
@@ -56,14 +56,7 @@ impl UidLease {
             if taken.contains(&uid) {
                 continue;
             }
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600)
-                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-                .open(dir.join(format!("{uid}.lock")))?;
+            let file = crate::lease::open_lock(&dir.join(format!("{uid}.lock")))?;
             match flock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {
                     return Ok(UidLease {
